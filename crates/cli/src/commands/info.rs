@@ -1,0 +1,47 @@
+//! `flipgraph info FILE`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::Position;
+
+use crate::schemes::read_checked;
+
+/// Describe a scheme: shape, rank, ring, factor weights and the additions of the plain evaluation.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scheme (any readable format).
+    file: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let checked = read_checked(&args.file)?;
+    let file = &checked.file;
+    let scheme = checked.f2_scheme();
+    println!("file:      {}", args.file.display());
+    println!("format:    {}", file.format);
+    println!("shape:     {}", file.scheme.shape);
+    println!("rank:      {}", file.scheme.rank());
+    if let Some(best) = best_known_rank(file.scheme.shape) {
+        println!("best known rank over F2: {best}");
+    }
+    match checked.ring() {
+        Some(ring) => println!("valid over: {ring}"),
+        None => println!(
+            "valid over: nothing ({})",
+            checked
+                .f2
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        ),
+    }
+    for pos in Position::ALL {
+        println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
+    }
+    println!("naive additions (F2): {}", scheme.naive_additions());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,66 @@
+//! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
+
+mod commands;
+mod output;
+mod schemes;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Search the flip graph of matrix multiplication schemes over F2, on NVIDIA GPUs and CPUs.
+#[derive(Parser)]
+#[command(name = "flipgraph", version, about, long_about = None, after_help = EXAMPLES)]
+struct Cli {
+    /// More log output (-v: debug, -vv: trace). RUST_LOG overrides it.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "Examples:
+  flipgraph verify schemes/*.m               check schemes (exit 0 only when all are valid)
+  flipgraph verify --ring z strassen.m       demand validity over the integers
+  flipgraph convert laderman.m --to json -o laderman.json
+  flipgraph info 4x4x4-r47.exp";
+
+#[derive(Subcommand)]
+enum Command {
+    Verify(commands::verify::Args),
+    Convert(commands::convert::Args),
+    Info(commands::info::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let result = match cli.command {
+        Command::Verify(args) => commands::verify::run(args),
+        Command::Convert(args) => commands::convert::run(args),
+        Command::Info(args) => commands::info::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "info",
+        1 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}

@@ -1,0 +1,54 @@
+//! Reading scheme files and deciding what they are valid over.
+
+use std::path::Path;
+
+use anyhow::Result;
+use flipgraph_core::formats::{self, Ring, SchemeFile};
+use flipgraph_core::verify::{self, Diagnosis};
+use flipgraph_core::Scheme;
+
+/// A scheme file, read and verified.
+pub struct Checked {
+    pub file: SchemeFile,
+    /// Over Z (only checked when the file has integer coefficients or declares Z).
+    pub z: Option<Result<(), Diagnosis>>,
+    /// Over F2 (the coefficients mod 2).
+    pub f2: Result<(), Diagnosis>,
+}
+
+impl Checked {
+    /// The richest ring the scheme is valid over, if any.
+    pub fn ring(&self) -> Option<Ring> {
+        match (&self.z, &self.f2) {
+            (Some(Ok(())), _) => Some(Ring::Z),
+            (_, Ok(())) => Some(Ring::F2),
+            _ => None,
+        }
+    }
+
+    /// The scheme mod 2 with zero terms removed.
+    pub fn f2_scheme(&self) -> Scheme {
+        let mut s = self.file.scheme.mod2();
+        s.remove_zero_terms();
+        s
+    }
+}
+
+/// Reads and verifies `path`. Z validity is checked unless the file declares F2 and holds
+/// only 0 and 1.
+pub fn read_checked(path: &Path) -> Result<Checked> {
+    let file = formats::read_path(path)?;
+    let f2 = verify::verify(&file.scheme.mod2());
+    let integer = !file.scheme.is_binary() || file.declared_ring == Some(Ring::Z);
+    let z = (integer || f2.is_ok()).then(|| verify::verify_z(&file.scheme));
+    Ok(Checked { file, z, f2 })
+}
+
+/// Reads `path` as an F2 scheme that must be valid, for commands that start from it.
+pub fn read_valid_f2(path: &Path) -> Result<Scheme> {
+    let checked = read_checked(path)?;
+    if let Err(d) = &checked.f2 {
+        anyhow::bail!("{}: not a valid scheme over F2: {d}", path.display());
+    }
+    Ok(checked.f2_scheme())
+}

@@ -1,0 +1,39 @@
+//! # flipgraph-core
+//!
+//! The mathematics of the flip graph of matrix multiplication schemes over F2, bit-packed.
+//!
+//! A scheme for the shape `<n,m,p>` is a list of rank-one [`Term`]s `a (x) b (x) c` whose sum
+//! is the matrix multiplication tensor `sum_{i,j,k} a_ij b_jk c_ki` (the cyclic convention of
+//! the field). Over F2 each factor is a bit mask in one `u64` (n, m, p <= 8).
+//!
+//! Layers, from the bottom:
+//! - [`shape`], [`term`], [`moves`] and [`rng`]: `no_std` without `alloc`, so the GPU kernels
+//!   compile the very same move logic for the nvptx64 target.
+//! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
+//!   verification over F2 and Z, and the single-scheme random walk.
+//! - [`formats`] (feature `std`, default): the field's scheme file formats.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod known;
+pub mod moves;
+pub mod rng;
+pub mod shape;
+pub mod term;
+
+#[cfg(feature = "alloc")]
+pub mod scheme;
+#[cfg(feature = "alloc")]
+pub mod verify;
+
+#[cfg(feature = "std")]
+pub mod formats;
+
+pub use shape::{Shape, ShapeError};
+pub use term::{Factor, Position, Term};
+
+#[cfg(feature = "alloc")]
+pub use scheme::{IntScheme, IntTerm, Scheme};

@@ -1,0 +1,149 @@
+//! Property tests: every move preserves the tensor, on random schemes reached by random moves
+//! from naive schemes of several shapes up to 8x8x8.
+
+use flipgraph_core::moves::{self, generalized_flip_rank, generalized_flip_subsets};
+use flipgraph_core::rng::WyRand;
+use flipgraph_core::verify::verify;
+use flipgraph_core::{Position, Scheme, Shape, Term};
+use proptest::prelude::*;
+
+/// A random scheme: `steps` random flips (and a few plus moves) from the naive scheme.
+fn scramble(shape: Shape, seed: u64, steps: usize) -> Vec<Term> {
+    let mut rng = WyRand::new(seed);
+    let mut terms = Scheme::naive(shape).into_terms();
+    for step in 0..steps {
+        let pos = Position::from_index(rng.below(3));
+        let i = rng.below(terms.len());
+        let partners: Vec<usize> = (0..terms.len())
+            .filter(|&j| j != i && terms[j].get(pos) == terms[i].get(pos))
+            .collect();
+        if step % 17 == 16 {
+            let j = (i + 1 + rng.below(terms.len() - 1)) % terms.len();
+            let (changed, added) = moves::plus(&terms[i], &terms[j], pos);
+            terms[j] = changed;
+            terms.push(added);
+        } else if let Some(&j) = partners.get(rng.below(partners.len().max(1))) {
+            let (mut t, mut u) = (terms[i], terms[j]);
+            moves::flip(&mut t, &mut u, pos);
+            terms[i] = t;
+            terms[j] = u;
+        }
+        terms.retain(|t| !t.is_zero());
+    }
+    terms
+}
+
+fn shapes() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        Just((2, 2, 2)),
+        Just((3, 3, 3)),
+        Just((2, 3, 4)),
+        Just((4, 4, 4)),
+        Just((3, 4, 5)),
+        Just((5, 5, 5)),
+        Just((8, 8, 8))
+    ]
+    .prop_map(|(n, m, p)| Shape::new(n, m, p).unwrap())
+}
+
+fn valid(shape: Shape, terms: Vec<Term>) -> bool {
+    verify(&Scheme::new(shape, terms.into_iter().filter(|t| !t.is_zero()).collect()).unwrap())
+        .is_ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn flips_and_plus_moves_preserve_the_tensor(shape in shapes(), seed in any::<u64>(), steps in 0usize..400) {
+        prop_assert!(valid(shape, scramble(shape, seed, steps)));
+    }
+
+    #[test]
+    fn merging_preserves_the_tensor(shape in shapes(), seed in any::<u64>()) {
+        let mut terms = scramble(shape, seed, 200);
+        // Split a term into two that share two factors, then merge them back.
+        let t = terms.pop().unwrap();
+        let extra = 1u64;
+        let (u, v) = (Term::new(t.a, t.b, t.c ^ extra), Term::new(t.a, t.b, extra));
+        let merged = moves::merge(&u, &v).unwrap();
+        prop_assert_eq!(merged, t);
+        terms.push(merged);
+        prop_assert!(valid(shape, terms));
+    }
+
+    #[test]
+    fn generalized_flips_preserve_the_tensor_and_agree(shape in shapes(), seed in any::<u64>(), pos in 0usize..3) {
+        let pos = Position::from_index(pos);
+        let mut terms = scramble(shape, seed, 300);
+        // The largest group sharing one factor at `pos`.
+        let key = terms.iter().map(|t| t.get(pos)).max_by_key(|&f| terms.iter().filter(|t| t.get(pos) == f).count()).unwrap();
+        terms.sort_by_key(|t| t.get(pos) != key);
+        let n = terms.iter().take_while(|t| t.get(pos) == key).count();
+        let mut by_rank = terms.clone();
+        let removed = generalized_flip_rank(&mut by_rank[..n], pos);
+        prop_assert!(valid(shape, by_rank));
+        if n <= moves::MAX_SUBSET_GROUP {
+            let mut by_subsets = terms.clone();
+            prop_assert_eq!(generalized_flip_subsets(&mut by_subsets[..n], pos), Some(removed));
+            prop_assert!(valid(shape, by_subsets));
+        }
+    }
+
+    /// Random groups of up to 5 terms with a shared factor: both methods remove the same count,
+    /// and the group's tensor is unchanged.
+    #[test]
+    fn both_generalized_flip_methods_agree(qs in prop::collection::vec((1u64..16, 1u64..16), 1..=5)) {
+        let group: Vec<Term> = qs.iter().map(|&(q, r)| Term::new(1, q, r)).collect();
+        let (mut x, mut y) = (group.clone(), group.clone());
+        let removed = generalized_flip_rank(&mut x, Position::A);
+        prop_assert_eq!(generalized_flip_subsets(&mut y, Position::A), Some(removed));
+        prop_assert_eq!(group_tensor(&x), group_tensor(&group));
+        prop_assert_eq!(group_tensor(&y), group_tensor(&group));
+        prop_assert_eq!(group.len() - removed, matrix_rank(&group));
+    }
+
+    /// The rank method handles groups up to 32 and reaches N - rank(sum q (x) r).
+    #[test]
+    fn rank_method_handles_large_groups(qs in prop::collection::vec((1u64..1 << 12, 1u64..1 << 12), 6..=32)) {
+        let group: Vec<Term> = qs.iter().map(|&(q, r)| Term::new(3, q, r)).collect();
+        let mut x = group.clone();
+        let removed = generalized_flip_rank(&mut x, Position::A);
+        prop_assert_eq!(group_tensor(&x), group_tensor(&group));
+        prop_assert_eq!(group.len() - removed, matrix_rank(&group));
+        prop_assert!(x[group.len() - removed..].iter().all(Term::is_zero));
+    }
+}
+
+/// The matrix `sum q_i r_i^T` over F2 as rows indexed by the bits of q.
+fn group_tensor(group: &[Term]) -> [u64; 64] {
+    let mut rows = [0u64; 64];
+    for t in group.iter().filter(|t| !t.is_zero()) {
+        for (bit, row) in rows.iter_mut().enumerate() {
+            if t.b >> bit & 1 == 1 {
+                *row ^= t.c;
+            }
+        }
+    }
+    rows
+}
+
+/// Rank over F2 by plain row reduction: an independent oracle for the tests.
+fn matrix_rank(group: &[Term]) -> usize {
+    let mut rows: Vec<u64> = group_tensor(group)
+        .into_iter()
+        .filter(|&r| r != 0)
+        .collect();
+    let mut rank = 0;
+    for bit in 0..64 {
+        let Some(i) = rows.iter().position(|r| r >> bit & 1 == 1) else {
+            continue;
+        };
+        let pivot = rows.swap_remove(i);
+        for r in rows.iter_mut().filter(|r| **r >> bit & 1 == 1) {
+            *r ^= pivot;
+        }
+        rank += 1;
+    }
+    rank
+}
