@@ -28,6 +28,8 @@ pub mod term;
 pub mod scheme;
 #[cfg(feature = "alloc")]
 pub mod verify;
+#[cfg(feature = "alloc")]
+pub mod walk;
 
 #[cfg(feature = "std")]
 pub mod formats;

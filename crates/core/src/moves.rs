@@ -44,17 +44,26 @@ pub fn plus(t: &Term, u: &Term, pos: Position) -> (Term, Term) {
     (changed, added)
 }
 
-/// Moves the zero terms of `group` to its end, keeping the order of the others; returns how
-/// many are non-zero.
-pub fn compact(group: &mut [Term]) -> usize {
-    let mut live = 0;
-    for i in 0..group.len() {
-        if !group[i].is_zero() {
-            group.swap(live, i);
-            live += 1;
+/// True when the terms of `group` (all sharing the factor at `pos`) can be rewritten to fewer
+/// terms by a generalized flip: their factors at `Q` or at `R` are linearly dependent.
+pub fn group_is_reducible(group: &[Term], pos: Position) -> bool {
+    [pos.next(), pos.prev()].into_iter().any(|along| {
+        let mut basis = [0u64; 64];
+        !group.iter().filter(|t| !t.is_zero()).all(|t| insert_into_basis(&mut basis, t.get(along)))
+    })
+}
+
+/// Adds `v` to a basis indexed by leading bit; false when `v` is in its span already.
+fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
+    while v != 0 {
+        let lead = 63 - v.leading_zeros() as usize;
+        if basis[lead] == 0 {
+            basis[lead] = v;
+            return true;
         }
+        v ^= basis[lead];
     }
-    live
+    false
 }
 
 /// Generalized flip by Gaussian elimination, for any number of terms.
@@ -62,25 +71,19 @@ pub fn compact(group: &mut [Term]) -> usize {
 /// All terms of `group` share the factor at `pos`, so their sum is `a (x) sum_i q_i (x) r_i`.
 /// The group is rewritten by flips inside it (an element of GL_N(F2)) to the fewest terms
 /// possible, `N - rank(sum_i q_i (x) r_i)`: first the `q_i` are made independent, then the
-/// `r_i`. The result is compacted to the front; returns how many terms became zero.
+/// `r_i`. Terms that become zero stay in place; returns how many there are.
+/// Call it when [`group_is_reducible`] holds: on an irreducible group it still rewrites terms.
 pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
-    let n = group.len();
+    let zero_before = group.iter().filter(|t| t.is_zero()).count();
     eliminate(group, pos.next(), |g, basis, i| flip_pair(g, basis, i, pos));
-    let live = compact(group);
-    eliminate(&mut group[..live], pos.prev(), |g, basis, i| {
-        flip_pair(g, i, basis, pos)
-    });
-    n - compact(group)
+    eliminate(group, pos.prev(), |g, basis, i| flip_pair(g, i, basis, pos));
+    group.iter().filter(|t| t.is_zero()).count() - zero_before
 }
 
 /// Gaussian elimination of the factors at `along` of the non-zero terms of `group`.
 /// `reduce(g, basis, i)` must add factor `along` of term `basis` to term `i` by a flip (which
 /// changes term `basis` too); a term whose factor reaches zero is zero.
-fn eliminate(
-    group: &mut [Term],
-    along: Position,
-    mut reduce: impl FnMut(&mut [Term], usize, usize),
-) {
+fn eliminate(group: &mut [Term], along: Position, mut reduce: impl FnMut(&mut [Term], usize, usize)) {
     // pivot[bit] = 1 + index of the basis term whose leading bit is `bit`.
     let mut pivot = [0u16; 64];
     for i in 0..group.len() {
@@ -107,11 +110,10 @@ fn eliminate(
 /// [`flip`] between two members of one slice.
 fn flip_pair(group: &mut [Term], keep: usize, other: usize, pos: Position) {
     debug_assert_ne!(keep, other);
-    let (k, o) = (group[keep], group[other]);
-    let (mut k2, mut o2) = (k, o);
-    flip(&mut k2, &mut o2, pos);
-    group[keep] = k2;
-    group[other] = o2;
+    let (mut k, mut o) = (group[keep], group[other]);
+    flip(&mut k, &mut o, pos);
+    group[keep] = k;
+    group[other] = o;
 }
 
 /// The largest group [`generalized_flip_subsets`] accepts (a warp has 32 lanes: 2^5 - 1 subsets).
@@ -119,20 +121,19 @@ pub const MAX_SUBSET_GROUP: usize = 5;
 
 /// Generalized flip as the preprint does it on a GPU: try every non-empty subset of the (at most
 /// [`MAX_SUBSET_GROUP`]) terms; a subset whose factors at `Q` (or `R`) sum to zero is a linear
-/// dependency, and its last term is folded into the others and removed. Repeats until no subset
-/// is dependent, which reaches the same count as [`generalized_flip_rank`].
+/// dependency, and its last term is folded into the others and becomes zero. Repeats until no
+/// subset is dependent, which reaches the same count as [`generalized_flip_rank`].
 ///
-/// Returns how many terms became zero (compacted to the end), or `None` for a larger group.
+/// Zero terms stay in place. Returns how many terms became zero, or `None` for a larger group.
 pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usize> {
     if group.len() > MAX_SUBSET_GROUP {
         return None;
     }
-    let n = group.len();
-    let mut live = compact(group);
+    let zero_before = group.iter().filter(|t| t.is_zero()).count();
     loop {
         let found = [pos.next(), pos.prev()]
             .into_iter()
-            .find_map(|along| dependent_subset(&group[..live], along).map(|s| (along, s)));
+            .find_map(|along| dependent_subset(group, along).map(|s| (along, s)));
         let Some((along, subset)) = found else { break };
         let last = 31 - subset.leading_zeros() as usize;
         for i in (0..last).filter(|i| subset & (1 << i) != 0) {
@@ -144,15 +145,15 @@ pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usi
             }
         }
         debug_assert!(group[last].is_zero());
-        live = compact(&mut group[..live]);
     }
-    Some(n - live)
+    Some(group.iter().filter(|t| t.is_zero()).count() - zero_before)
 }
 
-/// The smallest non-empty subset (as a bit mask over `group`) whose factors at `along` sum to
-/// zero: what one ballot over 31 lanes finds on the GPU.
+/// The smallest non-empty subset of the non-zero terms (as a bit mask over `group`) whose
+/// factors at `along` sum to zero: what one ballot over 31 lanes finds on the GPU.
 fn dependent_subset(group: &[Term], along: Position) -> Option<u32> {
-    (1u32..1 << group.len()).find(|&mask| {
+    let live = (0..group.len()).filter(|&i| !group[i].is_zero()).fold(0u32, |m, i| m | 1 << i);
+    (1u32..1 << group.len()).filter(|&mask| mask & !live == 0).find(|&mask| {
         let sum = (0..group.len())
             .filter(|i| mask & (1 << i) != 0)
             .fold(0, |acc, i| acc ^ group[i].get(along));
@@ -198,5 +199,7 @@ mod tests {
         assert_eq!(generalized_flip_rank(&mut g, Position::A), 1);
         assert_eq!(generalized_flip_subsets(&mut h, Position::A), Some(1));
         assert!(g[2].is_zero() && h[2].is_zero());
+        assert!(!group_is_reducible(&independent, Position::A));
+        assert!(!group_is_reducible(&g[..2], Position::A));
     }
 }

@@ -101,6 +101,7 @@ proptest! {
         prop_assert_eq!(group_tensor(&x), group_tensor(&group));
         prop_assert_eq!(group_tensor(&y), group_tensor(&group));
         prop_assert_eq!(group.len() - removed, matrix_rank(&group));
+        prop_assert_eq!(removed > 0, moves::group_is_reducible(&group, Position::A));
     }
 
     /// The rank method handles groups up to 32 and reaches N - rank(sum q (x) r).
@@ -111,7 +112,8 @@ proptest! {
         let removed = generalized_flip_rank(&mut x, Position::A);
         prop_assert_eq!(group_tensor(&x), group_tensor(&group));
         prop_assert_eq!(group.len() - removed, matrix_rank(&group));
-        prop_assert!(x[group.len() - removed..].iter().all(Term::is_zero));
+        prop_assert_eq!(x.iter().filter(|t| t.is_zero()).count(), removed);
+        prop_assert_eq!(removed > 0, moves::group_is_reducible(&group, Position::A));
     }
 }
 

@@ -203,7 +203,8 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     let first = trimmed.lines().next().unwrap_or("");
     let fields: Vec<&str> = first.split_whitespace().collect();
-    if fields.len() == 4 && fields.iter().all(|f| f.parse::<u64>().is_ok()) {
+    // A first line of numbers alone is a Perminov txt header (checked by its reader).
+    if fields.iter().all(|f| f.parse::<i64>().is_ok()) {
         return Ok(Format::PerminovTxt);
     }
     if trimmed.starts_with(['(', 'a', 'b', 'c', '-', '+'])

@@ -1,0 +1,83 @@
+//! Builds crates/kernels to PTX for nvptx64-nvidia-cuda (the role of cuda_builder) and leaves
+//! it in OUT_DIR for `include_str!`.
+//!
+//! The kernels need the pinned nightly (rust-toolchain.toml) with rust-src: `-Zbuild-std=core`,
+//! fat LTO and `--emit=asm` give one PTX module with no linker at all (DESIGN.md section 2).
+//! When that toolchain is missing the build goes on with an empty PTX and a warning, so the
+//! binary still builds (and runs its CPU engine); `flipgraph` then says why there is no GPU.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fs};
+
+fn main() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let root = manifest.join("../..");
+    let kernels = root.join("crates/kernels");
+    for watched in ["crates/kernels/src", "crates/kernels/Cargo.toml", "crates/core/src", "rust-toolchain.toml"] {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+    println!("cargo:rerun-if-env-changed=FLIPGRAPH_SKIP_PTX");
+    let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
+    let ptx_out = out.join("flipgraph_kernels.ptx");
+    let result = if env::var_os("FLIPGRAPH_SKIP_PTX").is_some() {
+        Err("FLIPGRAPH_SKIP_PTX is set".to_owned())
+    } else {
+        build_ptx(&root, &kernels, &out.join("kernels-target"))
+    };
+    match result {
+        Ok(ptx) => fs::write(&ptx_out, ptx).unwrap(),
+        Err(why) => {
+            println!("cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only");
+            fs::write(&ptx_out, "").unwrap();
+        }
+    }
+}
+
+fn pinned_toolchain(root: &Path) -> Option<String> {
+    let text = fs::read_to_string(root.join("rust-toolchain.toml")).ok()?;
+    let line = text.lines().find(|l| l.trim_start().starts_with("channel"))?;
+    Some(line.split('"').nth(1)?.to_owned())
+}
+
+fn build_ptx(root: &Path, kernels: &Path, target_dir: &Path) -> Result<String, String> {
+    let mut cmd = Command::new("cargo");
+    // Whatever toolchain builds the host side, the kernels use the pinned nightly.
+    if let Some(channel) = pinned_toolchain(root) {
+        cmd.env("RUSTUP_TOOLCHAIN", channel);
+    }
+    // The outer cargo's settings must not leak into the device build.
+    for var in [
+        "RUSTC",
+        "RUSTDOC",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_MAKEFLAGS",
+        "CARGO_PRIMARY_PACKAGE",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.current_dir(kernels).args([
+        "rustc",
+        "--release",
+        "--locked",
+        "--target",
+        "nvptx64-nvidia-cuda",
+        "-Zbuild-std=core",
+        "--target-dir",
+    ]);
+    cmd.arg(target_dir).args(["--", "--emit=asm", "-Ctarget-cpu=sm_90", "-Clinker=true"]);
+    let output = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(12).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        return Err(format!("cargo rustc for nvptx64 failed:\n{}", tail.join("\n")));
+    }
+    let asm = target_dir.join("nvptx64-nvidia-cuda/release/deps/flipgraph_kernels.s");
+    fs::read_to_string(&asm).map_err(|e| format!("{}: {e}", asm.display()))
+}

@@ -1,0 +1,571 @@
+//! The random walk on the flip graph of one scheme (the host reference walk).
+//!
+//! Each step picks a random group of terms that share a factor, flips a random pair of it, and
+//! takes every reduction the flip allows at once: merges of terms that share two factors and,
+//! when enabled, generalized flips of dependent groups of three or more. After a plateau of
+//! `plateau` steps without a reduction it takes a plus move (rank +1) to leave it.
+//!
+//! An index from factor value to the terms holding it (one [`table::FactorTable`] per
+//! position, groups as linked lists through the terms) makes a step O(1) expected, and a
+//! list of the groups with two or more terms makes every picked flip a real one.
+
+mod table;
+
+use alloc::vec::Vec;
+
+use crate::moves::{flip, generalized_flip_rank, group_is_reducible, merge, plus};
+use crate::rng::WyRand;
+use crate::scheme::Scheme;
+use crate::shape::Shape;
+use crate::term::{Factor, Position, Term};
+use table::FactorTable;
+
+/// Settings of a walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkConfig {
+    /// Steps without a reduction after which a plus move is taken; 0 never takes one.
+    pub plateau: u64,
+    /// Reduce dependent groups of three or more terms by generalized flips.
+    pub generalized: bool,
+    /// No plus move is taken at this rank or above.
+    pub max_rank: usize,
+}
+
+impl Default for WalkConfig {
+    fn default() -> WalkConfig {
+        WalkConfig { plateau: 100_000, generalized: true, max_rank: usize::MAX }
+    }
+}
+
+/// What a walk did. A step is one attempt to move; a vertex is a step that reached a new scheme.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Attempts to move.
+    pub steps: u64,
+    /// Steps that applied a move (flip or plus, with the reductions that followed).
+    pub vertices: u64,
+    /// Flips applied.
+    pub flips: u64,
+    /// Plus moves applied.
+    pub plus: u64,
+    /// Terms removed by reductions (merges and generalized flips).
+    pub reductions: u64,
+    /// Generalized flips that removed a term.
+    pub generalized: u64,
+}
+
+impl core::ops::AddAssign for Counters {
+    fn add_assign(&mut self, o: Counters) {
+        self.steps += o.steps;
+        self.vertices += o.vertices;
+        self.flips += o.flips;
+        self.plus += o.plus;
+        self.reductions += o.reductions;
+        self.generalized += o.generalized;
+    }
+}
+
+/// No term or group.
+const NONE: u32 = u32::MAX;
+
+/// A term's place in the group of one position: a doubly linked list.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    group: u32,
+    prev: u32,
+    next: u32,
+}
+
+/// The terms that share one factor value at one position.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    key: Factor,
+    pos: Position,
+    head: u32,
+    count: u32,
+    /// Index in `Walker::multi` while `count >= 2`.
+    multi_slot: u32,
+}
+
+/// A walker: one scheme, its index, its random stream and its counters.
+#[derive(Clone, Debug)]
+pub struct Walker {
+    shape: Shape,
+    config: WalkConfig,
+    rng: WyRand,
+    counters: Counters,
+    since_reduction: u64,
+    /// Term slots; dead slots are reused.
+    terms: Vec<Term>,
+    links: Vec<[Link; 3]>,
+    /// Index of each slot in `alive`, or NONE for a dead slot.
+    alive_at: Vec<u32>,
+    alive: Vec<u32>,
+    free_slots: Vec<u32>,
+    tables: [FactorTable; 3],
+    groups: Vec<Group>,
+    free_groups: Vec<u32>,
+    /// Groups with two or more terms: where flips are.
+    multi: Vec<u32>,
+    /// Terms whose factors changed, to check for reductions.
+    work: Vec<u32>,
+    scratch_ids: Vec<u32>,
+    scratch_terms: Vec<Term>,
+    best: Vec<Term>,
+}
+
+impl Walker {
+    /// A walker on `scheme` (zero terms dropped; any reductions it allows are taken at once).
+    pub fn new(scheme: &Scheme, config: WalkConfig, seed: u64) -> Walker {
+        let capacity = scheme.rank().max(config.max_rank.min(2 * scheme.shape().naive_rank())) + 2;
+        let mut w = Walker {
+            shape: scheme.shape(),
+            config,
+            rng: WyRand::new(seed),
+            counters: Counters::default(),
+            since_reduction: 0,
+            terms: Vec::with_capacity(capacity),
+            links: Vec::with_capacity(capacity),
+            alive_at: Vec::with_capacity(capacity),
+            alive: Vec::with_capacity(capacity),
+            free_slots: Vec::new(),
+            tables: [0; 3].map(|_| FactorTable::with_capacity(capacity)),
+            groups: Vec::with_capacity(3 * capacity),
+            free_groups: Vec::new(),
+            multi: Vec::with_capacity(3 * capacity),
+            work: Vec::new(),
+            scratch_ids: Vec::new(),
+            scratch_terms: Vec::new(),
+            best: Vec::new(),
+        };
+        for &t in scheme.terms().iter().filter(|t| !t.is_zero()) {
+            let id = w.add_term(t);
+            w.work.push(id);
+        }
+        w.best = w.current_terms();
+        w.reduce_pending();
+        w
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The current rank.
+    pub fn rank(&self) -> usize {
+        self.alive.len()
+    }
+
+    /// The counters so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// The current scheme.
+    pub fn scheme(&self) -> Scheme {
+        Scheme::new(self.shape, self.current_terms()).expect("the walk keeps factors in range")
+    }
+
+    /// The lowest rank this walker has reached.
+    pub fn best_rank(&self) -> usize {
+        self.best.len()
+    }
+
+    /// The first scheme of the lowest rank this walker has reached.
+    pub fn best(&self) -> Scheme {
+        Scheme::new(self.shape, self.best.clone()).expect("the walk keeps factors in range")
+    }
+
+    fn current_terms(&self) -> Vec<Term> {
+        self.alive.iter().map(|&t| self.terms[t as usize]).collect()
+    }
+
+    /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
+    pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
+        for done in 0..steps {
+            if self.rank() <= target {
+                return done;
+            }
+            self.step();
+        }
+        steps
+    }
+
+    /// One step: a flip (with the reductions it allows) or, on a plateau, a plus move.
+    /// Returns true when it reached a new scheme.
+    pub fn step(&mut self) -> bool {
+        self.counters.steps += 1;
+        let plateau = self.config.plateau > 0 && self.since_reduction >= self.config.plateau;
+        if plateau || self.multi.is_empty() {
+            return self.rank() < self.config.max_rank && self.plus_move();
+        }
+        let g = self.groups[self.multi[self.rng.below(self.multi.len())] as usize];
+        let count = g.count as usize;
+        let i = self.rng.below(count);
+        let j = (i + 1 + self.rng.below(count - 1)) % count;
+        let (t, u) = (self.member(g, i), self.member(g, j));
+        let (mut x, mut y) = (self.terms[t as usize], self.terms[u as usize]);
+        flip(&mut x, &mut y, g.pos);
+        let (q, r) = (g.pos.next(), g.pos.prev());
+        self.set_factor(t, r, x.get(r));
+        self.set_factor(u, q, y.get(q));
+        self.counters.flips += 1;
+        self.counters.vertices += 1;
+        self.since_reduction += 1;
+        self.work.extend([t, u]);
+        self.reduce_pending();
+        true
+    }
+
+    /// The `k`-th term of group `g`'s list.
+    fn member(&self, g: Group, k: usize) -> u32 {
+        let mut t = g.head;
+        for _ in 0..k {
+            t = self.links[t as usize][g.pos.index()].next;
+        }
+        t
+    }
+
+    /// `t + u` to `t + u' + v` at a random position where they differ (see [`plus`]).
+    fn plus_move(&mut self) -> bool {
+        let n = self.alive.len();
+        if n < 2 {
+            return false;
+        }
+        let i = self.rng.below(n);
+        let j = (i + 1 + self.rng.below(n - 1)) % n;
+        let (t, u) = (self.alive[i], self.alive[j]);
+        let pos = Position::from_index(self.rng.below(3));
+        let (tt, ut) = (self.terms[t as usize], self.terms[u as usize]);
+        if tt.get(pos) == ut.get(pos) {
+            return false;
+        }
+        let (changed, added) = plus(&tt, &ut, pos);
+        self.set_factor(u, pos, changed.get(pos));
+        self.add_term(added);
+        self.counters.plus += 1;
+        self.counters.vertices += 1;
+        self.since_reduction = 0;
+        true
+    }
+
+    /// Checks every term in `work` for reductions, and the terms those change, until none is left.
+    fn reduce_pending(&mut self) {
+        let before = self.rank();
+        while let Some(t) = self.work.pop() {
+            // A flip between terms that share two factors (left by a plus move) zeroes one.
+            if self.alive_at[t as usize] != NONE && self.terms[t as usize].is_zero() {
+                self.remove_term(t);
+            }
+            for pos in Position::ALL {
+                if self.alive_at[t as usize] == NONE {
+                    break;
+                }
+                self.reduce_group_of(t, pos);
+            }
+        }
+        if self.rank() < before {
+            self.since_reduction = 0;
+            if self.rank() < self.best.len() {
+                self.best = self.current_terms();
+            }
+        }
+    }
+
+    /// Reduces the group of `t` at `pos` if its terms allow it.
+    fn reduce_group_of(&mut self, t: u32, pos: Position) {
+        let g = self.groups[self.links[t as usize][pos.index()].group as usize];
+        match g.count {
+            1 => {}
+            2 => {
+                let link = self.links[t as usize][pos.index()];
+                let other = if g.head == t { link.next } else { g.head };
+                self.try_merge(t, other);
+            }
+            _ if self.config.generalized => self.generalized_flip(g),
+            _ => {
+                let mut u = g.head;
+                while u != NONE {
+                    let next = self.links[u as usize][pos.index()].next;
+                    if u != t && self.try_merge(t, u) {
+                        return;
+                    }
+                    u = next;
+                }
+            }
+        }
+    }
+
+    /// Merges `u` into `t` when they share two factors.
+    fn try_merge(&mut self, t: u32, u: u32) -> bool {
+        let (tt, ut) = (self.terms[t as usize], self.terms[u as usize]);
+        let Some(merged) = merge(&tt, &ut) else { return false };
+        self.remove_term(u);
+        if merged.is_zero() {
+            self.remove_term(t);
+        } else {
+            let pos = Position::ALL.into_iter().find(|&p| merged.get(p) != tt.get(p)).expect("a merge changes a factor");
+            self.set_factor(t, pos, merged.get(pos));
+            self.work.push(t);
+        }
+        true
+    }
+
+    /// Rewrites group `g` (three or more terms) to fewer terms when it is dependent.
+    fn generalized_flip(&mut self, g: Group) {
+        self.scratch_ids.clear();
+        self.scratch_terms.clear();
+        let mut t = g.head;
+        while t != NONE {
+            self.scratch_ids.push(t);
+            self.scratch_terms.push(self.terms[t as usize]);
+            t = self.links[t as usize][g.pos.index()].next;
+        }
+        if !group_is_reducible(&self.scratch_terms, g.pos) {
+            return;
+        }
+        generalized_flip_rank(&mut self.scratch_terms, g.pos);
+        self.counters.generalized += 1;
+        for k in 0..self.scratch_ids.len() {
+            let (id, new) = (self.scratch_ids[k], self.scratch_terms[k]);
+            if new.is_zero() {
+                self.remove_term(id);
+                continue;
+            }
+            let old = self.terms[id as usize];
+            if old != new {
+                for pos in [g.pos.next(), g.pos.prev()] {
+                    if old.get(pos) != new.get(pos) {
+                        self.set_factor(id, pos, new.get(pos));
+                    }
+                }
+                self.work.push(id);
+            }
+        }
+    }
+
+    fn set_factor(&mut self, t: u32, pos: Position, value: Factor) {
+        self.detach(t, pos);
+        *self.terms[t as usize].get_mut(pos) = value;
+        self.attach(t, pos);
+    }
+
+    fn add_term(&mut self, term: Term) -> u32 {
+        let link = Link { group: NONE, prev: NONE, next: NONE };
+        let t = match self.free_slots.pop() {
+            Some(t) => {
+                self.terms[t as usize] = term;
+                t
+            }
+            None => {
+                self.terms.push(term);
+                self.links.push([link; 3]);
+                self.alive_at.push(NONE);
+                (self.terms.len() - 1) as u32
+            }
+        };
+        self.alive_at[t as usize] = self.alive.len() as u32;
+        self.alive.push(t);
+        for pos in Position::ALL {
+            self.attach(t, pos);
+        }
+        t
+    }
+
+    fn remove_term(&mut self, t: u32) {
+        for pos in Position::ALL {
+            self.detach(t, pos);
+        }
+        let at = self.alive_at[t as usize] as usize;
+        let last = self.alive.pop().expect("a live term");
+        if last != t {
+            self.alive[at] = last;
+            self.alive_at[last as usize] = at as u32;
+        }
+        self.alive_at[t as usize] = NONE;
+        self.free_slots.push(t);
+        self.counters.reductions += 1;
+    }
+
+    fn attach(&mut self, t: u32, pos: Position) {
+        let key = self.terms[t as usize].get(pos);
+        let p = pos.index();
+        let g = match self.tables[p].get(key) {
+            Some(g) => g,
+            None => {
+                let group = Group { key, pos, head: NONE, count: 0, multi_slot: NONE };
+                let g = match self.free_groups.pop() {
+                    Some(g) => {
+                        self.groups[g as usize] = group;
+                        g
+                    }
+                    None => {
+                        self.groups.push(group);
+                        (self.groups.len() - 1) as u32
+                    }
+                };
+                self.tables[p].insert(key, g);
+                g
+            }
+        };
+        let group = &mut self.groups[g as usize];
+        let head = group.head;
+        group.head = t;
+        group.count += 1;
+        let count = group.count;
+        self.links[t as usize][p] = Link { group: g, prev: NONE, next: head };
+        if head != NONE {
+            self.links[head as usize][p].prev = t;
+        }
+        if count == 2 {
+            self.groups[g as usize].multi_slot = self.multi.len() as u32;
+            self.multi.push(g);
+        }
+    }
+
+    fn detach(&mut self, t: u32, pos: Position) {
+        let p = pos.index();
+        let Link { group: g, prev, next } = self.links[t as usize][p];
+        if prev != NONE {
+            self.links[prev as usize][p].next = next;
+        } else {
+            self.groups[g as usize].head = next;
+        }
+        if next != NONE {
+            self.links[next as usize][p].prev = prev;
+        }
+        let group = &mut self.groups[g as usize];
+        group.count -= 1;
+        match group.count {
+            1 => {
+                let slot = group.multi_slot as usize;
+                let last = self.multi.pop().expect("a multi group");
+                if last != g {
+                    self.multi[slot] = last;
+                    self.groups[last as usize].multi_slot = slot as u32;
+                }
+            }
+            0 => {
+                let key = group.key;
+                self.tables[p].remove(key);
+                self.free_groups.push(g);
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks every invariant of the index against the terms; panics with the broken one.
+    /// For tests: O(rank^2).
+    #[doc(hidden)]
+    pub fn check_invariants(&self) {
+        for &t in &self.alive {
+            let term = self.terms[t as usize];
+            assert!(!term.is_zero(), "a live term is zero");
+            for pos in Position::ALL {
+                let g = self.groups[self.links[t as usize][pos.index()].group as usize];
+                assert_eq!(g.key, term.get(pos), "term {t} is in the wrong group");
+                assert_eq!(self.tables[pos.index()].get(g.key), Some(self.links[t as usize][pos.index()].group));
+                let members = self.alive.iter().filter(|&&u| self.terms[u as usize].get(pos) == g.key).count();
+                assert_eq!(g.count as usize, members, "group count");
+                assert_eq!(g.count >= 2, self.multi.contains(&self.links[t as usize][pos.index()].group));
+            }
+        }
+        let live_groups = self.groups.len() - self.free_groups.len();
+        let distinct: usize = Position::ALL
+            .into_iter()
+            .map(|pos| {
+                let mut keys: Vec<Factor> = self.alive.iter().map(|&t| self.terms[t as usize].get(pos)).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                keys.len()
+            })
+            .sum();
+        assert_eq!(live_groups, distinct, "groups");
+        assert!(self.tables.iter().all(|t| t.slots() >= 2 * self.alive.len()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::verify;
+
+    fn shapes() -> [Shape; 5] {
+        [(2, 2, 2), (3, 3, 3), (2, 3, 4), (4, 4, 4), (5, 5, 5)].map(|(n, m, p)| Shape::new(n, m, p).unwrap())
+    }
+
+    #[test]
+    fn the_tensor_is_preserved_and_the_index_consistent_after_many_steps() {
+        for shape in shapes() {
+            for generalized in [false, true] {
+                let config = WalkConfig { plateau: 300, generalized, max_rank: shape.naive_rank() + 4 };
+                let mut w = Walker::new(&Scheme::naive(shape), config, 42);
+                for _ in 0..20 {
+                    w.walk(500, 0);
+                    w.check_invariants();
+                    assert_eq!(verify(&w.scheme()), Ok(()), "{shape}");
+                }
+                assert_eq!(verify(&w.best()), Ok(()), "{shape}");
+                assert!(w.best_rank() <= w.rank());
+            }
+        }
+    }
+
+    #[test]
+    fn counters_are_consistent() {
+        let shape = Shape::square(4).unwrap();
+        let mut w = Walker::new(&Scheme::naive(shape), WalkConfig { plateau: 200, ..WalkConfig::default() }, 7);
+        let taken = w.walk(50_000, 0);
+        let c = w.counters();
+        assert_eq!(c.steps, taken);
+        assert_eq!(c.vertices, c.flips + c.plus);
+        assert!(c.vertices <= c.steps);
+        // Every removed term came from the naive terms or from a plus move.
+        assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
+        assert!(c.reductions > 0 && c.plus > 0, "{c:?}");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_walk() {
+        let s = Scheme::naive(Shape::square(3).unwrap());
+        let run = |seed| {
+            let mut w = Walker::new(&s, WalkConfig::default(), seed);
+            w.walk(20_000, 0);
+            (w.scheme(), w.counters())
+        };
+        assert_eq!(run(5), run(5));
+        assert_ne!(run(5).0, run(6).0);
+    }
+
+    #[test]
+    fn a_walk_from_naive_3x3x3_descends() {
+        let s = Scheme::naive(Shape::square(3).unwrap());
+        let mut w = Walker::new(&s, WalkConfig::default(), 1);
+        w.walk(2_000_000, 23);
+        assert!(w.best_rank() <= 25, "reached only {}", w.best_rank());
+        assert_eq!(verify(&w.best()), Ok(()));
+    }
+
+    #[test]
+    fn the_walk_stops_at_the_target() {
+        let s = Scheme::naive(Shape::square(3).unwrap());
+        let mut w = Walker::new(&s, WalkConfig::default(), 3);
+        let taken = w.walk(10_000_000, 26);
+        assert!(taken < 10_000_000);
+        assert!(w.rank() <= 26);
+    }
+
+    #[test]
+    fn reducible_start_schemes_are_reduced() {
+        let shape = Shape::square(2).unwrap();
+        let mut terms = Scheme::naive(shape).into_terms();
+        let t = terms.pop().unwrap();
+        // Split one term into two that share two factors: the walker must merge them back.
+        terms.push(Term::new(t.a, t.b, t.c ^ 1));
+        terms.push(Term::new(t.a, t.b, 1));
+        let w = Walker::new(&Scheme::new(shape, terms).unwrap(), WalkConfig::default(), 0);
+        assert_eq!(w.rank(), 8);
+        w.check_invariants();
+    }
+}
