@@ -4,15 +4,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
 }
 
 fn flipgraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flipgraph")).args(args).output().expect("run flipgraph")
+    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .args(args)
+        .output()
+        .expect("run flipgraph")
 }
 
 fn text(out: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// Writes `bytes` to a temp file named `name` and runs `flipgraph verify` on it.
@@ -31,19 +40,40 @@ fn assert_rejected(name: &str, bytes: &[u8], needle: &str) {
     let (out, path) = verify_bytes(name, bytes);
     let msg = text(&out);
     assert_eq!(out.status.code(), Some(1), "{name}: {msg}");
-    assert!(msg.contains(&path), "{name}: message should name the file: {msg}");
-    assert!(msg.contains(needle), "{name}: message should mention '{needle}': {msg}");
+    assert!(
+        msg.contains(&path),
+        "{name}: message should name the file: {msg}"
+    );
+    assert!(
+        msg.contains(needle),
+        "{name}: message should mention '{needle}': {msg}"
+    );
     assert!(!msg.contains("panicked"), "{name}: {msg}");
 }
 
 #[test]
 fn verify_accepts_bundled_schemes_with_shape_rank_and_ring() {
     let cases = [
-        ("2x2x2-r7-strassen.m", "mathematica, 2x2x2, rank 7: valid over Z"),
-        ("3x3x3-r23-laderman.m", "mathematica, 3x3x3, rank 23: valid over Z"),
-        ("3x3x8-r55-perminov.json", "json, 3x3x8, rank 55: valid over F2"),
-        ("7x7x7-r250-perminov-ternary.json", "json, 7x7x7, rank 250: valid over Z"),
-        ("7x7x7-r245-seed.b32", "seed, 7x7x7, rank 245: valid over F2"),
+        (
+            "2x2x2-r7-strassen.m",
+            "mathematica, 2x2x2, rank 7: valid over Z",
+        ),
+        (
+            "3x3x3-r23-laderman.m",
+            "mathematica, 3x3x3, rank 23: valid over Z",
+        ),
+        (
+            "3x3x8-r55-perminov.json",
+            "json, 3x3x8, rank 55: valid over F2",
+        ),
+        (
+            "7x7x7-r250-perminov-ternary.json",
+            "json, 7x7x7, rank 250: valid over Z",
+        ),
+        (
+            "7x7x7-r245-seed.b32",
+            "seed, 7x7x7, rank 245: valid over F2",
+        ),
     ];
     for (name, want) in cases {
         let out = flipgraph(&["verify", data(name).to_str().unwrap()]);
@@ -54,10 +84,24 @@ fn verify_accepts_bundled_schemes_with_shape_rank_and_ring() {
 
 #[test]
 fn verify_ring_z_rejects_f2_only_schemes() {
-    let out = flipgraph(&["verify", "--ring", "z", data("7x7x7-r245-seed.b32").to_str().unwrap()]);
+    let out = flipgraph(&[
+        "verify",
+        "--ring",
+        "z",
+        data("7x7x7-r245-seed.b32").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("INVALID over Z (valid over F2)"), "{}", text(&out));
-    let out = flipgraph(&["verify", "--ring", "z", data("3x3x3-r23-laderman.m").to_str().unwrap()]);
+    assert!(
+        text(&out).contains("INVALID over Z (valid over F2)"),
+        "{}",
+        text(&out)
+    );
+    let out = flipgraph(&[
+        "verify",
+        "--ring",
+        "z",
+        data("3x3x3-r23-laderman.m").to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", text(&out));
 }
 
@@ -66,13 +110,23 @@ fn one_bad_file_among_good_ones_fails_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.exp");
     std::fs::write(&bad, "(a11)*(b11)*(c11)\n(a21)*(b11)*(c11)\n").unwrap();
-    let out = flipgraph(&["verify", data("2x2x2-r7-strassen.m").to_str().unwrap(), bad.to_str().unwrap()]);
+    let out = flipgraph(&[
+        "verify",
+        data("2x2x2-r7-strassen.m").to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("valid over Z"));
 }
 
 fn laderman_txt() -> String {
-    let out = flipgraph(&["convert", data("3x3x3-r23-laderman.m").to_str().unwrap(), "--to", "txt", "--mod2"]);
+    let out = flipgraph(&[
+        "convert",
+        data("3x3x3-r23-laderman.m").to_str().unwrap(),
+        "--to",
+        "txt",
+        "--mod2",
+    ]);
     assert!(out.status.success(), "{}", text(&out));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -83,15 +137,28 @@ fn a_flipped_bit_is_diagnosed() {
     let mut lines: Vec<String> = txt.lines().map(String::from).collect();
     let first = lines[1].chars().next().unwrap();
     lines[1].replace_range(0..1, if first == '0' { "1" } else { "0" });
-    assert_rejected("flipped.txt", lines.join("\n").as_bytes(), "INVALID over F2: ");
+    assert_rejected(
+        "flipped.txt",
+        lines.join("\n").as_bytes(),
+        "INVALID over F2: ",
+    );
 }
 
 #[test]
 fn a_missing_term_is_diagnosed() {
-    let letter = flipgraph(&["convert", data("2x2x2-r7-strassen.m").to_str().unwrap(), "--to", "letter"]);
+    let letter = flipgraph(&[
+        "convert",
+        data("2x2x2-r7-strassen.m").to_str().unwrap(),
+        "--to",
+        "letter",
+    ]);
     let body = String::from_utf8(letter.stdout).unwrap();
     let without_last: Vec<&str> = body.lines().take(6).collect();
-    assert_rejected("missing.exp", without_last.join("\n").as_bytes(), "tensor entries missing");
+    assert_rejected(
+        "missing.exp",
+        without_last.join("\n").as_bytes(),
+        "tensor entries missing",
+    );
 }
 
 #[test]
@@ -108,18 +175,31 @@ fn a_truncated_file_is_rejected() {
 #[test]
 fn wrong_or_missing_headers_are_rejected() {
     let seed = std::fs::read_to_string(data("7x7x7-r245-seed.b32")).unwrap();
-    assert_rejected("header.b32", seed.replace("BEGIN-RANK245-7X7X7", "BEGIN-RANK245-7Y7X7").as_bytes(), "malformed seed header");
+    assert_rejected(
+        "header.b32",
+        seed.replace("BEGIN-RANK245-7X7X7", "BEGIN-RANK245-7Y7X7")
+            .as_bytes(),
+        "malformed seed header",
+    );
     let txt = laderman_txt();
     let headless: Vec<&str> = txt.lines().skip(1).collect();
     assert_rejected("headless.txt", headless.join("\n").as_bytes(), ":1:");
-    assert_rejected("shortheader.txt", txt.replacen("3 3 3 23", "3 3 23", 1).as_bytes(), "four numbers");
+    assert_rejected(
+        "shortheader.txt",
+        txt.replacen("3 3 3 23", "3 3 23", 1).as_bytes(),
+        "four numbers",
+    );
 }
 
 #[test]
 fn garbage_empty_and_non_utf8_are_rejected() {
     assert_rejected("garbage.bin", b"#!%&/garbage\x01\x02", "unrecognised");
     assert_rejected("empty.exp", b"", "empty");
-    assert_rejected("latin1.exp", b"(a11)*(b11)*(c11)\n(a\xe911)", ":2: not UTF-8");
+    assert_rejected(
+        "latin1.exp",
+        b"(a11)*(b11)*(c11)\n(a\xe911)",
+        ":2: not UTF-8",
+    );
 }
 
 #[test]
@@ -139,11 +219,23 @@ fn json_vectors_of_the_wrong_length_are_rejected() {
 #[test]
 fn a_rank_that_disagrees_with_the_terms_is_rejected() {
     let json = std::fs::read_to_string(data("3x3x8-r55-perminov.json")).unwrap();
-    assert_rejected("rank.json", json.replacen("\"m\": 55", "\"m\": 54", 1).as_bytes(), "rank 54");
+    assert_rejected(
+        "rank.json",
+        json.replacen("\"m\": 55", "\"m\": 54", 1).as_bytes(),
+        "rank 54",
+    );
     let txt = laderman_txt();
-    assert_rejected("rank.txt", txt.replacen("3 3 3 23", "3 3 3 22", 1).as_bytes(), ":2: the U line");
+    assert_rejected(
+        "rank.txt",
+        txt.replacen("3 3 3 23", "3 3 3 22", 1).as_bytes(),
+        ":2: the U line",
+    );
     let seed = std::fs::read_to_string(data("7x7x7-r245-seed.b32")).unwrap();
-    assert_rejected("rank.b32", seed.replace("RANK245", "RANK246").as_bytes(), "needs");
+    assert_rejected(
+        "rank.b32",
+        seed.replace("RANK245", "RANK246").as_bytes(),
+        "needs",
+    );
 }
 
 #[test]
@@ -159,13 +251,34 @@ fn convert_round_trips_through_every_writer() {
     for to in ["letter", "json", "txt", "seed"] {
         let out_path = dir.path().join(format!("s.{to}"));
         let src = data("7x7x7-r245-seed.b32");
-        let out = flipgraph(&["convert", src.to_str().unwrap(), "--to", to, "-o", out_path.to_str().unwrap()]);
+        let out = flipgraph(&[
+            "convert",
+            src.to_str().unwrap(),
+            "--to",
+            to,
+            "-o",
+            out_path.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{to}: {}", text(&out));
         let check = flipgraph(&["verify", out_path.to_str().unwrap()]);
-        assert!(text(&check).contains("rank 245: valid over F2"), "{to}: {}", text(&check));
+        assert!(
+            text(&check).contains("rank 245: valid over F2"),
+            "{to}: {}",
+            text(&check)
+        );
     }
-    let out = flipgraph(&["convert", data("2x2x2-r7-strassen.m").to_str().unwrap(), "--to", "mathematica"]);
-    assert_eq!(out.status.code(), Some(2), "mathematica is read-only: {}", text(&out));
+    let out = flipgraph(&[
+        "convert",
+        data("2x2x2-r7-strassen.m").to_str().unwrap(),
+        "--to",
+        "mathematica",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "mathematica is read-only: {}",
+        text(&out)
+    );
 }
 
 #[test]
@@ -183,7 +296,13 @@ fn info_reports_shape_rank_weights_and_additions() {
     let out = flipgraph(&["info", data("2x2x2-r7-strassen.m").to_str().unwrap()]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    for want in ["shape:     2x2x2", "rank:      7", "valid over: Z", "weight a:  12", "naive additions (F2): 18"] {
+    for want in [
+        "shape:     2x2x2",
+        "rank:      7",
+        "valid over: Z",
+        "weight a:  12",
+        "naive additions (F2): 18",
+    ] {
         assert!(t.contains(want), "missing '{want}' in:\n{t}");
     }
 }

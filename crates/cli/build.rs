@@ -14,7 +14,12 @@ fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.join("../..");
     let kernels = root.join("crates/kernels");
-    for watched in ["crates/kernels/src", "crates/kernels/Cargo.toml", "crates/core/src", "rust-toolchain.toml"] {
+    for watched in [
+        "crates/kernels/src",
+        "crates/kernels/Cargo.toml",
+        "crates/core/src",
+        "rust-toolchain.toml",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
     println!("cargo:rerun-if-env-changed=FLIPGRAPH_SKIP_PTX");
@@ -28,7 +33,9 @@ fn main() {
     match result {
         Ok(ptx) => fs::write(&ptx_out, ptx).unwrap(),
         Err(why) => {
-            println!("cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only");
+            println!(
+                "cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only"
+            );
             fs::write(&ptx_out, "").unwrap();
         }
     }
@@ -36,7 +43,9 @@ fn main() {
 
 fn pinned_toolchain(root: &Path) -> Option<String> {
     let text = fs::read_to_string(root.join("rust-toolchain.toml")).ok()?;
-    let line = text.lines().find(|l| l.trim_start().starts_with("channel"))?;
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("channel"))?;
     Some(line.split('"').nth(1)?.to_owned())
 }
 
@@ -70,13 +79,17 @@ fn build_ptx(root: &Path, kernels: &Path, target_dir: &Path) -> Result<String, S
         "-Zbuild-std=core",
         "--target-dir",
     ]);
-    cmd.arg(target_dir).args(["--", "--emit=asm", "-Ctarget-cpu=sm_90", "-Clinker=true"]);
+    cmd.arg(target_dir)
+        .args(["--", "--emit=asm", "-Ctarget-cpu=sm_90", "-Clinker=true"]);
     let output = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(12).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!("cargo rustc for nvptx64 failed:\n{}", tail.join("\n")));
+        return Err(format!(
+            "cargo rustc for nvptx64 failed:\n{}",
+            tail.join("\n")
+        ));
     }
     let asm = target_dir.join("nvptx64-nvidia-cuda/release/deps/flipgraph_kernels.s");
     fs::read_to_string(&asm).map_err(|e| format!("{}: {e}", asm.display()))

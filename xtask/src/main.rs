@@ -17,7 +17,9 @@ fn main() {
         Some("search") => search(&args[1..]),
         Some("ptx-check") => ptx_check(),
         Some("dist") => build_release().map(|bin| println!("{}", bin.display())),
-        _ => Err("usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check | dist".into()),
+        _ => Err(
+            "usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check | dist".into(),
+        ),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -26,16 +28,30 @@ fn main() {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn run(cmd: &mut Command) -> Result<()> {
-    let status = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
 }
 
 fn build_release() -> Result<PathBuf> {
-    run(Command::new(env!("CARGO")).current_dir(root()).args(["build", "--release", "-p", "flipgraph"]))?;
+    run(Command::new(env!("CARGO")).current_dir(root()).args([
+        "build",
+        "--release",
+        "-p",
+        "flipgraph",
+    ]))?;
     Ok(root().join("target/release/flipgraph"))
 }
 
@@ -46,7 +62,13 @@ fn search(args: &[String]) -> Result<()> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--n" => size = Some(it.next().ok_or("--n needs a size, like 5 or 4x4x5")?.clone()),
+            "--n" => {
+                size = Some(
+                    it.next()
+                        .ok_or("--n needs a size, like 5 or 4x4x5")?
+                        .clone(),
+                )
+            }
             _ => pass.push(a.clone()),
         }
     }
@@ -61,14 +83,19 @@ fn search(args: &[String]) -> Result<()> {
 }
 
 fn ptx_check() -> Result<()> {
-    run(Command::new(env!("CARGO")).current_dir(root()).args(["build", "-p", "flipgraph"]))?;
+    run(Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["build", "-p", "flipgraph"]))?;
     let out = Command::new(root().join("target/debug/flipgraph"))
         .args(["gpu", "--dump-ptx"])
         .output()
         .map_err(|e| e.to_string())?;
     let ptx = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() || ptx.is_empty() {
-        return Err(format!("no PTX embedded: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "no PTX embedded: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     for needle in ["match.any.sync.b64", "vote.sync.ballot.b32", ".entry"] {
         if !ptx.contains(needle) {
@@ -77,7 +104,9 @@ fn ptx_check() -> Result<()> {
         println!("ptx: has {needle}");
     }
     let Some(ptxas) = find_ptxas() else {
-        println!("ptx: no ptxas found (pip install nvidia-cuda-nvcc-cu12 for one); assembly not checked");
+        println!(
+            "ptx: no ptxas found (pip install nvidia-cuda-nvcc-cu12 for one); assembly not checked"
+        );
         return Ok(());
     };
     let file = root().join("target/flipgraph_kernels.ptx");
@@ -92,7 +121,9 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() {
         return Err("ptxas rejected the PTX".into());
     }
-    let spills = log.lines().filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"));
+    let spills = log.lines().filter(|l| {
+        l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")
+    });
     let spills: Vec<&str> = spills.collect();
     if !spills.is_empty() {
         return Err(format!("register spills: {spills:?}"));
@@ -106,7 +137,11 @@ fn find_ptxas() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("PTXAS") {
         return Some(p.into());
     }
-    if Command::new("ptxas").arg("--version").output().is_ok_and(|o| o.status.success()) {
+    if Command::new("ptxas")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
         return Some("ptxas".into());
     }
     let script = "import nvidia.cuda_nvcc as m, os; print(os.path.join(list(m.__path__)[0], 'bin', 'ptxas'))";

@@ -1,8 +1,10 @@
 //! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
 
 mod commands;
+mod engine;
 mod output;
 mod schemes;
+mod search;
 
 use std::process::ExitCode;
 
@@ -31,15 +33,18 @@ enum Command {
     Verify(commands::verify::Args),
     Convert(commands::convert::Args),
     Info(commands::info::Args),
+    Search(commands::search::Args),
 }
 
 fn main() -> ExitCode {
+    let process_start = std::time::Instant::now();
     let cli = Cli::parse();
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Verify(args) => commands::verify::run(args),
         Command::Convert(args) => commands::convert::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Search(args) => commands::search::run(args, process_start),
     };
     match result {
         Ok(code) => code,

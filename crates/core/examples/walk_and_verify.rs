@@ -9,10 +9,17 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::{Position, Scheme};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).unwrap_or_else(|| "tests/data/7x7x7-r245-seed.b32".into());
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "tests/data/7x7x7-r245-seed.b32".into());
     let file = formats::read_path(path.as_ref())?;
     let mut scheme = file.scheme.mod2();
-    println!("read {path}: {} {}, rank {}", file.format, scheme.shape(), scheme.rank());
+    println!(
+        "read {path}: {} {}, rank {}",
+        file.format,
+        scheme.shape(),
+        scheme.rank()
+    );
     verify(&scheme).map_err(|d| format!("not valid over F2: {d}"))?;
 
     let mut terms = scheme.into_terms();
@@ -37,6 +44,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     scheme = Scheme::new(file.scheme.shape, terms)?;
     verify(&scheme).map_err(|d| format!("a move broke the scheme: {d}"))?;
-    println!("{flips} flips and a generalized flip (removed {removed}): rank {}, still valid", scheme.rank());
+    println!(
+        "{flips} flips and a generalized flip (removed {removed}): rank {}, still valid",
+        scheme.rank()
+    );
     Ok(())
 }

@@ -49,7 +49,10 @@ pub fn plus(t: &Term, u: &Term, pos: Position) -> (Term, Term) {
 pub fn group_is_reducible(group: &[Term], pos: Position) -> bool {
     [pos.next(), pos.prev()].into_iter().any(|along| {
         let mut basis = [0u64; 64];
-        !group.iter().filter(|t| !t.is_zero()).all(|t| insert_into_basis(&mut basis, t.get(along)))
+        !group
+            .iter()
+            .filter(|t| !t.is_zero())
+            .all(|t| insert_into_basis(&mut basis, t.get(along)))
     })
 }
 
@@ -83,7 +86,11 @@ pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
 /// Gaussian elimination of the factors at `along` of the non-zero terms of `group`.
 /// `reduce(g, basis, i)` must add factor `along` of term `basis` to term `i` by a flip (which
 /// changes term `basis` too); a term whose factor reaches zero is zero.
-fn eliminate(group: &mut [Term], along: Position, mut reduce: impl FnMut(&mut [Term], usize, usize)) {
+fn eliminate(
+    group: &mut [Term],
+    along: Position,
+    mut reduce: impl FnMut(&mut [Term], usize, usize),
+) {
     // pivot[bit] = 1 + index of the basis term whose leading bit is `bit`.
     let mut pivot = [0u16; 64];
     for i in 0..group.len() {
@@ -152,13 +159,17 @@ pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usi
 /// The smallest non-empty subset of the non-zero terms (as a bit mask over `group`) whose
 /// factors at `along` sum to zero: what one ballot over 31 lanes finds on the GPU.
 fn dependent_subset(group: &[Term], along: Position) -> Option<u32> {
-    let live = (0..group.len()).filter(|&i| !group[i].is_zero()).fold(0u32, |m, i| m | 1 << i);
-    (1u32..1 << group.len()).filter(|&mask| mask & !live == 0).find(|&mask| {
-        let sum = (0..group.len())
-            .filter(|i| mask & (1 << i) != 0)
-            .fold(0, |acc, i| acc ^ group[i].get(along));
-        sum == 0
-    })
+    let live = (0..group.len())
+        .filter(|&i| !group[i].is_zero())
+        .fold(0u32, |m, i| m | 1 << i);
+    (1u32..1 << group.len())
+        .filter(|&mask| mask & !live == 0)
+        .find(|&mask| {
+            let sum = (0..group.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .fold(0, |acc, i| acc ^ group[i].get(along));
+            sum == 0
+        })
 }
 
 #[cfg(test)]

@@ -2,4 +2,5 @@
 
 pub mod convert;
 pub mod info;
+pub mod search;
 pub mod verify;

@@ -33,7 +33,11 @@ pub struct WalkConfig {
 
 impl Default for WalkConfig {
     fn default() -> WalkConfig {
-        WalkConfig { plateau: 100_000, generalized: true, max_rank: usize::MAX }
+        WalkConfig {
+            plateau: 100_000,
+            generalized: true,
+            max_rank: usize::MAX,
+        }
     }
 }
 
@@ -54,6 +58,18 @@ pub struct Counters {
     pub generalized: u64,
 }
 
+impl Counters {
+    /// The counts since `earlier` (a snapshot of the same walk).
+    pub fn subtract(&mut self, earlier: Counters) {
+        self.steps -= earlier.steps;
+        self.vertices -= earlier.vertices;
+        self.flips -= earlier.flips;
+        self.plus -= earlier.plus;
+        self.reductions -= earlier.reductions;
+        self.generalized -= earlier.generalized;
+    }
+}
+
 impl core::ops::AddAssign for Counters {
     fn add_assign(&mut self, o: Counters) {
         self.steps += o.steps;
@@ -67,6 +83,9 @@ impl core::ops::AddAssign for Counters {
 
 /// No term or group.
 const NONE: u32 = u32::MAX;
+
+/// A work-list mask naming all three positions.
+const ALL_GROUPS: u8 = 0b111;
 
 /// A term's place in the group of one position: a doubly linked list.
 #[derive(Clone, Copy, Debug)]
@@ -107,17 +126,59 @@ pub struct Walker {
     free_groups: Vec<u32>,
     /// Groups with two or more terms: where flips are.
     multi: Vec<u32>,
-    /// Terms whose factors changed, to check for reductions.
-    work: Vec<u32>,
+    /// Terms whose factors changed, with a bit mask of the positions whose groups to check.
+    work: Vec<(u32, u8)>,
     scratch_ids: Vec<u32>,
     scratch_terms: Vec<Term>,
+    bases: Bases,
     best: Vec<Term>,
+}
+
+/// Two F2 bases indexed by leading bit, for dependency checks of a group's factors. Entries
+/// are valid only when stamped with the current check, so no check clears 1 KiB of memory.
+#[derive(Clone, Debug)]
+struct Bases {
+    values: [[u64; 64]; 2],
+    stamps: [[u64; 64]; 2],
+    check: u64,
+}
+
+impl Bases {
+    fn new() -> Bases {
+        Bases {
+            values: [[0; 64]; 2],
+            stamps: [[0; 64]; 2],
+            check: 0,
+        }
+    }
+
+    fn next_check(&mut self) {
+        self.check += 1;
+    }
+
+    /// Adds `v` to basis `which`; false when it was in the span already (a dependency).
+    #[inline]
+    fn insert(&mut self, which: usize, mut v: u64) -> bool {
+        while v != 0 {
+            let lead = 63 - v.leading_zeros() as usize;
+            if self.stamps[which][lead] != self.check {
+                self.stamps[which][lead] = self.check;
+                self.values[which][lead] = v;
+                return true;
+            }
+            v ^= self.values[which][lead];
+        }
+        false
+    }
 }
 
 impl Walker {
     /// A walker on `scheme` (zero terms dropped; any reductions it allows are taken at once).
     pub fn new(scheme: &Scheme, config: WalkConfig, seed: u64) -> Walker {
-        let capacity = scheme.rank().max(config.max_rank.min(2 * scheme.shape().naive_rank())) + 2;
+        let capacity = scheme
+            .rank()
+            .max(config.max_rank.min(2 * scheme.shape().naive_rank()))
+            + 2;
         let mut w = Walker {
             shape: scheme.shape(),
             config,
@@ -136,14 +197,15 @@ impl Walker {
             work: Vec::new(),
             scratch_ids: Vec::new(),
             scratch_terms: Vec::new(),
+            bases: Bases::new(),
             best: Vec::new(),
         };
         for &t in scheme.terms().iter().filter(|t| !t.is_zero()) {
             let id = w.add_term(t);
-            w.work.push(id);
+            w.work.push((id, ALL_GROUPS));
         }
         w.best = w.current_terms();
-        w.reduce_pending();
+        w.reduce_pending(w.rank());
         w
     }
 
@@ -196,14 +258,20 @@ impl Walker {
     /// Returns true when it reached a new scheme.
     pub fn step(&mut self) -> bool {
         self.counters.steps += 1;
-        let plateau = self.config.plateau > 0 && self.since_reduction >= self.config.plateau;
-        if plateau || self.multi.is_empty() {
-            return self.rank() < self.config.max_rank && self.plus_move();
+        // With no two terms sharing a factor only a plus move leaves the scheme, so it is taken
+        // even at `max_rank`; on a plateau it is taken below `max_rank`.
+        if self.multi.is_empty() {
+            return self.plus_move();
+        }
+        if self.config.plateau > 0
+            && self.since_reduction >= self.config.plateau
+            && self.rank() < self.config.max_rank
+        {
+            return self.plus_move();
         }
         let g = self.groups[self.multi[self.rng.below(self.multi.len())] as usize];
         let count = g.count as usize;
-        let i = self.rng.below(count);
-        let j = (i + 1 + self.rng.below(count - 1)) % count;
+        let (i, j) = self.distinct_pair(count);
         let (t, u) = (self.member(g, i), self.member(g, j));
         let (mut x, mut y) = (self.terms[t as usize], self.terms[u as usize]);
         flip(&mut x, &mut y, g.pos);
@@ -213,9 +281,30 @@ impl Walker {
         self.counters.flips += 1;
         self.counters.vertices += 1;
         self.since_reduction += 1;
-        self.work.extend([t, u]);
-        self.reduce_pending();
+        let before = self.rank();
+        // A flip between terms that share two factors (left by a plus move) zeroes one. The
+        // flipped group itself stays reduced (the flip is invertible on it): check the others.
+        let others = ALL_GROUPS & !(1 << g.pos.index());
+        for (id, term) in [(t, x), (u, y)] {
+            if term.is_zero() {
+                self.remove_term(id);
+            } else {
+                self.work.push((id, others));
+            }
+        }
+        self.reduce_pending(before);
         true
+    }
+
+    /// Two distinct random indices below `n` (at least 2), without a division.
+    #[inline]
+    fn distinct_pair(&mut self, n: usize) -> (usize, usize) {
+        let i = self.rng.below(n);
+        let mut j = i + 1 + self.rng.below(n - 1);
+        if j >= n {
+            j -= n;
+        }
+        (i, j)
     }
 
     /// The `k`-th term of group `g`'s list.
@@ -233,8 +322,7 @@ impl Walker {
         if n < 2 {
             return false;
         }
-        let i = self.rng.below(n);
-        let j = (i + 1 + self.rng.below(n - 1)) % n;
+        let (i, j) = self.distinct_pair(n);
         let (t, u) = (self.alive[i], self.alive[j]);
         let pos = Position::from_index(self.rng.below(3));
         let (tt, ut) = (self.terms[t as usize], self.terms[u as usize]);
@@ -251,14 +339,13 @@ impl Walker {
     }
 
     /// Checks every term in `work` for reductions, and the terms those change, until none is left.
-    fn reduce_pending(&mut self) {
-        let before = self.rank();
-        while let Some(t) = self.work.pop() {
-            // A flip between terms that share two factors (left by a plus move) zeroes one.
-            if self.alive_at[t as usize] != NONE && self.terms[t as usize].is_zero() {
-                self.remove_term(t);
-            }
-            for pos in Position::ALL {
+    /// `before` is the rank before the move that queued them.
+    fn reduce_pending(&mut self, before: usize) {
+        while let Some((t, mask)) = self.work.pop() {
+            for pos in Position::ALL
+                .into_iter()
+                .filter(|p| mask & 1 << p.index() != 0)
+            {
                 if self.alive_at[t as usize] == NONE {
                     break;
                 }
@@ -300,20 +387,43 @@ impl Walker {
     /// Merges `u` into `t` when they share two factors.
     fn try_merge(&mut self, t: u32, u: u32) -> bool {
         let (tt, ut) = (self.terms[t as usize], self.terms[u as usize]);
-        let Some(merged) = merge(&tt, &ut) else { return false };
+        let Some(merged) = merge(&tt, &ut) else {
+            return false;
+        };
         self.remove_term(u);
         if merged.is_zero() {
             self.remove_term(t);
         } else {
-            let pos = Position::ALL.into_iter().find(|&p| merged.get(p) != tt.get(p)).expect("a merge changes a factor");
+            let pos = Position::ALL
+                .into_iter()
+                .find(|&p| merged.get(p) != tt.get(p))
+                .expect("a merge changes a factor");
             self.set_factor(t, pos, merged.get(pos));
-            self.work.push(t);
+            self.work.push((t, ALL_GROUPS));
         }
         true
     }
 
+    /// True when the factors at `Q` or at `R` of group `g` are linearly dependent.
+    fn group_is_dependent(&mut self, g: Group) -> bool {
+        self.bases.next_check();
+        let (q, r) = (g.pos.next(), g.pos.prev());
+        let mut t = g.head;
+        while t != NONE {
+            let term = self.terms[t as usize];
+            if !self.bases.insert(0, term.get(q)) || !self.bases.insert(1, term.get(r)) {
+                return true;
+            }
+            t = self.links[t as usize][g.pos.index()].next;
+        }
+        false
+    }
+
     /// Rewrites group `g` (three or more terms) to fewer terms when it is dependent.
     fn generalized_flip(&mut self, g: Group) {
+        if !self.group_is_dependent(g) {
+            return;
+        }
         self.scratch_ids.clear();
         self.scratch_terms.clear();
         let mut t = g.head;
@@ -322,9 +432,7 @@ impl Walker {
             self.scratch_terms.push(self.terms[t as usize]);
             t = self.links[t as usize][g.pos.index()].next;
         }
-        if !group_is_reducible(&self.scratch_terms, g.pos) {
-            return;
-        }
+        debug_assert!(group_is_reducible(&self.scratch_terms, g.pos));
         generalized_flip_rank(&mut self.scratch_terms, g.pos);
         self.counters.generalized += 1;
         for k in 0..self.scratch_ids.len() {
@@ -340,7 +448,7 @@ impl Walker {
                         self.set_factor(id, pos, new.get(pos));
                     }
                 }
-                self.work.push(id);
+                self.work.push((id, ALL_GROUPS));
             }
         }
     }
@@ -352,7 +460,11 @@ impl Walker {
     }
 
     fn add_term(&mut self, term: Term) -> u32 {
-        let link = Link { group: NONE, prev: NONE, next: NONE };
+        let link = Link {
+            group: NONE,
+            prev: NONE,
+            next: NONE,
+        };
         let t = match self.free_slots.pop() {
             Some(t) => {
                 self.terms[t as usize] = term;
@@ -394,7 +506,13 @@ impl Walker {
         let g = match self.tables[p].get(key) {
             Some(g) => g,
             None => {
-                let group = Group { key, pos, head: NONE, count: 0, multi_slot: NONE };
+                let group = Group {
+                    key,
+                    pos,
+                    head: NONE,
+                    count: 0,
+                    multi_slot: NONE,
+                };
                 let g = match self.free_groups.pop() {
                     Some(g) => {
                         self.groups[g as usize] = group;
@@ -414,7 +532,11 @@ impl Walker {
         group.head = t;
         group.count += 1;
         let count = group.count;
-        self.links[t as usize][p] = Link { group: g, prev: NONE, next: head };
+        self.links[t as usize][p] = Link {
+            group: g,
+            prev: NONE,
+            next: head,
+        };
         if head != NONE {
             self.links[head as usize][p].prev = t;
         }
@@ -426,7 +548,11 @@ impl Walker {
 
     fn detach(&mut self, t: u32, pos: Position) {
         let p = pos.index();
-        let Link { group: g, prev, next } = self.links[t as usize][p];
+        let Link {
+            group: g,
+            prev,
+            next,
+        } = self.links[t as usize][p];
         if prev != NONE {
             self.links[prev as usize][p].next = next;
         } else {
@@ -465,24 +591,42 @@ impl Walker {
             for pos in Position::ALL {
                 let g = self.groups[self.links[t as usize][pos.index()].group as usize];
                 assert_eq!(g.key, term.get(pos), "term {t} is in the wrong group");
-                assert_eq!(self.tables[pos.index()].get(g.key), Some(self.links[t as usize][pos.index()].group));
-                let members = self.alive.iter().filter(|&&u| self.terms[u as usize].get(pos) == g.key).count();
+                assert_eq!(
+                    self.tables[pos.index()].get(g.key),
+                    Some(self.links[t as usize][pos.index()].group)
+                );
+                let members = self
+                    .alive
+                    .iter()
+                    .filter(|&&u| self.terms[u as usize].get(pos) == g.key)
+                    .count();
                 assert_eq!(g.count as usize, members, "group count");
-                assert_eq!(g.count >= 2, self.multi.contains(&self.links[t as usize][pos.index()].group));
+                assert_eq!(
+                    g.count >= 2,
+                    self.multi
+                        .contains(&self.links[t as usize][pos.index()].group)
+                );
             }
         }
         let live_groups = self.groups.len() - self.free_groups.len();
         let distinct: usize = Position::ALL
             .into_iter()
             .map(|pos| {
-                let mut keys: Vec<Factor> = self.alive.iter().map(|&t| self.terms[t as usize].get(pos)).collect();
+                let mut keys: Vec<Factor> = self
+                    .alive
+                    .iter()
+                    .map(|&t| self.terms[t as usize].get(pos))
+                    .collect();
                 keys.sort_unstable();
                 keys.dedup();
                 keys.len()
             })
             .sum();
         assert_eq!(live_groups, distinct, "groups");
-        assert!(self.tables.iter().all(|t| t.slots() >= 2 * self.alive.len()));
+        assert!(self
+            .tables
+            .iter()
+            .all(|t| t.slots() >= 2 * self.alive.len()));
     }
 }
 
@@ -492,14 +636,19 @@ mod tests {
     use crate::verify::verify;
 
     fn shapes() -> [Shape; 5] {
-        [(2, 2, 2), (3, 3, 3), (2, 3, 4), (4, 4, 4), (5, 5, 5)].map(|(n, m, p)| Shape::new(n, m, p).unwrap())
+        [(2, 2, 2), (3, 3, 3), (2, 3, 4), (4, 4, 4), (5, 5, 5)]
+            .map(|(n, m, p)| Shape::new(n, m, p).unwrap())
     }
 
     #[test]
     fn the_tensor_is_preserved_and_the_index_consistent_after_many_steps() {
         for shape in shapes() {
             for generalized in [false, true] {
-                let config = WalkConfig { plateau: 300, generalized, max_rank: shape.naive_rank() + 4 };
+                let config = WalkConfig {
+                    plateau: 300,
+                    generalized,
+                    max_rank: shape.naive_rank() + 4,
+                };
                 let mut w = Walker::new(&Scheme::naive(shape), config, 42);
                 for _ in 0..20 {
                     w.walk(500, 0);
@@ -515,14 +664,24 @@ mod tests {
     #[test]
     fn counters_are_consistent() {
         let shape = Shape::square(4).unwrap();
-        let mut w = Walker::new(&Scheme::naive(shape), WalkConfig { plateau: 200, ..WalkConfig::default() }, 7);
+        let mut w = Walker::new(
+            &Scheme::naive(shape),
+            WalkConfig {
+                plateau: 200,
+                ..WalkConfig::default()
+            },
+            7,
+        );
         let taken = w.walk(50_000, 0);
         let c = w.counters();
         assert_eq!(c.steps, taken);
         assert_eq!(c.vertices, c.flips + c.plus);
         assert!(c.vertices <= c.steps);
         // Every removed term came from the naive terms or from a plus move.
-        assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
+        assert_eq!(
+            w.rank() as u64,
+            shape.naive_rank() as u64 + c.plus - c.reductions
+        );
         assert!(c.reductions > 0 && c.plus > 0, "{c:?}");
     }
 
@@ -564,7 +723,11 @@ mod tests {
         // Split one term into two that share two factors: the walker must merge them back.
         terms.push(Term::new(t.a, t.b, t.c ^ 1));
         terms.push(Term::new(t.a, t.b, 1));
-        let w = Walker::new(&Scheme::new(shape, terms).unwrap(), WalkConfig::default(), 0);
+        let w = Walker::new(
+            &Scheme::new(shape, terms).unwrap(),
+            WalkConfig::default(),
+            0,
+        );
         assert_eq!(w.rank(), 8);
         w.check_invariants();
     }

@@ -12,8 +12,8 @@ const EMPTY: u32 = u32::MAX;
 /// Factor value to group id, for one position.
 #[derive(Clone, Debug)]
 pub(super) struct FactorTable {
-    keys: Vec<Factor>,
-    ids: Vec<u32>,
+    /// `(key, group id)`; one slot is one load.
+    slots: Vec<(Factor, u32)>,
     shift: u32,
 }
 
@@ -21,7 +21,10 @@ impl FactorTable {
     /// A table for up to `capacity` keys (kept at most half full).
     pub(super) fn with_capacity(capacity: usize) -> FactorTable {
         let slots = (capacity.max(8) * 2).next_power_of_two();
-        FactorTable { keys: vec![0; slots], ids: vec![EMPTY; slots], shift: 64 - slots.trailing_zeros() }
+        FactorTable {
+            slots: vec![(0, EMPTY); slots],
+            shift: 64 - slots.trailing_zeros(),
+        }
     }
 
     #[inline(always)]
@@ -31,7 +34,7 @@ impl FactorTable {
 
     #[inline(always)]
     fn mask(&self) -> usize {
-        self.ids.len() - 1
+        self.slots.len() - 1
     }
 
     /// The group id of `key`, if present.
@@ -39,11 +42,11 @@ impl FactorTable {
     pub(super) fn get(&self, key: Factor) -> Option<u32> {
         let mut i = self.home(key);
         loop {
-            let id = self.ids[i];
+            let (k, id) = self.slots[i];
             if id == EMPTY {
                 return None;
             }
-            if self.keys[i] == key {
+            if k == key {
                 return Some(id);
             }
             i = (i + 1) & self.mask();
@@ -54,11 +57,10 @@ impl FactorTable {
     #[inline]
     pub(super) fn insert(&mut self, key: Factor, id: u32) {
         let mut i = self.home(key);
-        while self.ids[i] != EMPTY {
+        while self.slots[i].1 != EMPTY {
             i = (i + 1) & self.mask();
         }
-        self.keys[i] = key;
-        self.ids[i] = id;
+        self.slots[i] = (key, id);
     }
 
     /// Removes `key` (which must be present), shifting later entries of its run back.
@@ -66,30 +68,29 @@ impl FactorTable {
     pub(super) fn remove(&mut self, key: Factor) {
         let mask = self.mask();
         let mut i = self.home(key);
-        while self.keys[i] != key || self.ids[i] == EMPTY {
+        while self.slots[i].0 != key || self.slots[i].1 == EMPTY {
             i = (i + 1) & mask;
         }
         let mut hole = i;
         let mut j = i;
         loop {
             j = (j + 1) & mask;
-            if self.ids[j] == EMPTY {
+            if self.slots[j].1 == EMPTY {
                 break;
             }
-            let home = self.home(self.keys[j]);
+            let home = self.home(self.slots[j].0);
             // Move j into the hole when its home is not cyclically in (hole, j].
             if (j.wrapping_sub(home) & mask) >= (j.wrapping_sub(hole) & mask) {
-                self.keys[hole] = self.keys[j];
-                self.ids[hole] = self.ids[j];
+                self.slots[hole] = self.slots[j];
                 hole = j;
             }
         }
-        self.ids[hole] = EMPTY;
+        self.slots[hole].1 = EMPTY;
     }
 
     /// Number of slots (twice the capacity at least).
     pub(super) fn slots(&self) -> usize {
-        self.ids.len()
+        self.slots.len()
     }
 }
 

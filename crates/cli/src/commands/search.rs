@@ -1,0 +1,280 @@
+//! `flipgraph search`: descend from the naive scheme (or a given one) to a target rank.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use flipgraph_core::formats::Format;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::walk::{Counters, WalkConfig};
+use flipgraph_core::{Scheme, Shape};
+
+use crate::engine::cpu::CpuEngine;
+use crate::engine::gpu::{GpuEngine, GpuOptions};
+use crate::engine::Engine;
+use crate::schemes::read_valid_f2;
+use crate::search::output::{Checkpoint, Output};
+use crate::search::progress::{si, Progress};
+use crate::search::{Driver, SearchConfig, Start, Stop};
+
+/// Which engine walks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The GPU when one is usable, else the CPU.
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+/// Settings shared by `search` and `bench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: Backend,
+    /// CPU threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Walkers (schemes walked at once). Default: one per CPU thread; on a GPU, 16 warps per SM.
+    #[arg(long)]
+    pub walkers: Option<usize>,
+    /// Steps without a reduction before a plus move leaves the plateau.
+    #[arg(long, default_value_t = 20_000)]
+    pub plateau: u64,
+    /// How far above its start rank a walker may climb by plus moves.
+    #[arg(long, default_value_t = 1)]
+    pub plus_slack: usize,
+    /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
+    #[arg(long)]
+    pub no_generalized_flips: bool,
+    /// Random seed: the same seed, engine and walker count give the same run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Steps per walker between two looks of the driver (default: 2^18 on the CPU, 2^14 on a GPU).
+    #[arg(long)]
+    pub round_steps: Option<u64>,
+    /// Steps a walker may go without improving before it restarts from the pool.
+    #[arg(long, default_value_t = 4_000_000)]
+    pub patience: u64,
+}
+
+impl EngineArgs {
+    pub fn walk_config(&self) -> WalkConfig {
+        WalkConfig {
+            plateau: self.plateau,
+            generalized: !self.no_generalized_flips,
+            max_rank: self.plus_slack,
+        }
+    }
+
+    /// Opens the engine the arguments ask for; `auto` falls back to the CPU with a message.
+    pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let cpu = || -> Result<Box<dyn Engine>> {
+            Ok(Box::new(CpuEngine::new(
+                threads,
+                self.walkers.unwrap_or(threads),
+                self.walk_config(),
+            )?))
+        };
+        let gpu = || -> Result<Box<dyn Engine>> {
+            let options = GpuOptions {
+                walkers: self.walkers,
+                config: self.walk_config(),
+                device: 0,
+            };
+            Ok(Box::new(GpuEngine::open(shape, options)?))
+        };
+        match self.backend {
+            Backend::Cpu => cpu(),
+            Backend::Gpu => gpu().context("--backend gpu"),
+            Backend::Auto => gpu().or_else(|e| {
+                tracing::info!("no usable GPU ({e:#}); running on the CPU");
+                cpu()
+            }),
+        }
+    }
+
+    pub fn round_steps(&self, engine: &dyn Engine) -> u64 {
+        self.round_steps
+            .unwrap_or(if engine.describe().starts_with("gpu") {
+                1 << 14
+            } else {
+                1 << 18
+            })
+    }
+}
+
+/// Search for a scheme of lower rank.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  flipgraph search --size 4 --time 10m                 4x4x4 from naive, to the best known rank 47
+  flipgraph search --size 4x4x5 --target-rank 62 --out runs/445
+  flipgraph search --from tests/data/3x3x3-r23-laderman.m --target-rank 22
+  flipgraph search --resume runs/445                   continue a stopped search")]
+pub struct Args {
+    /// The shape: 4 (square) or 4x4x5. Taken from --from or --resume when given.
+    #[arg(long, required_unless_present_any = ["from", "resume"])]
+    pub size: Option<Shape>,
+    /// Start from this scheme (any format) instead of the naive one.
+    #[arg(long, conflicts_with = "resume")]
+    pub from: Option<PathBuf>,
+    /// Continue the search saved in this output folder.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Stop at this rank (default: the best known rank over F2, else one below the start).
+    #[arg(long)]
+    pub target_rank: Option<usize>,
+    /// Stop after this long: 90s, 10m, 2h, or plain seconds.
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Output folder (default: results/<shape>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Formats of the result files (comma separated): json, txt, letter, seed.
+    #[arg(long, value_delimiter = ',', default_value = "json")]
+    pub formats: Vec<Format>,
+    /// Seconds between checkpoints.
+    #[arg(long, default_value_t = 5.0)]
+    pub checkpoint_secs: f64,
+    /// Progress as JSON lines on standard output.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = s.split_at(s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len()));
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration like 90s, 10m or 2h"))?;
+    let secs = match unit {
+        "" | "s" => v,
+        "m" | "min" => v * 60.0,
+        "h" => v * 3600.0,
+        "d" => v * 86400.0,
+        _ => return Err(format!("unknown unit '{unit}' (use s, m, h or d)")),
+    };
+    if secs.is_finite() && secs >= 0.0 {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(format!("bad duration '{s}'"))
+    }
+}
+
+pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
+    let (shape, start, out_dir, seed, target) = match &args.resume {
+        Some(dir) => {
+            let cp = Checkpoint::read(dir)?;
+            let start = Start {
+                pool: cp.schemes()?,
+                elapsed: Duration::from_secs_f64(cp.elapsed_s),
+                counters: Counters {
+                    steps: cp.steps,
+                    vertices: cp.vertices,
+                    ..Counters::default()
+                },
+                rounds: cp.rounds,
+            };
+            (
+                cp.shape()?,
+                start,
+                dir.clone(),
+                cp.seed,
+                args.target_rank.unwrap_or(cp.target),
+            )
+        }
+        None => {
+            let scheme = match &args.from {
+                Some(path) => read_valid_f2(path)?,
+                None => Scheme::naive(args.size.expect("clap requires --size")),
+            };
+            if let (Some(size), Some(_)) = (args.size, &args.from) {
+                if size != scheme.shape() {
+                    bail!(
+                        "--size {size} does not match the shape {} of --from",
+                        scheme.shape()
+                    );
+                }
+            }
+            let shape = scheme.shape();
+            let target = args.target_rank.unwrap_or_else(|| {
+                best_known_rank(shape)
+                    .filter(|&k| k < scheme.rank())
+                    .unwrap_or(scheme.rank().saturating_sub(1))
+            });
+            let dir = args
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("results/{shape}")));
+            let start = Start {
+                pool: vec![scheme],
+                elapsed: Duration::ZERO,
+                counters: Counters::default(),
+                rounds: 0,
+            };
+            (shape, start, dir, args.engine.seed, target)
+        }
+    };
+    let mut engine_args = args.engine.clone();
+    engine_args.seed = seed;
+    let mut engine = engine_args.open(shape)?;
+    let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;
+    let config = SearchConfig {
+        shape,
+        target,
+        time_limit: args.time,
+        seed,
+        steps_per_round: engine_args.round_steps(engine.as_ref()),
+        patience: engine_args.patience,
+        pool_per_rank: 64,
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.1)),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    let progress = Progress::new(args.json, args.quiet);
+    let driver = Driver::new(
+        engine.as_mut(),
+        config,
+        start,
+        Some(output),
+        progress,
+        process_start,
+    )?;
+    let summary = driver.run(&stop)?;
+    let secs = summary.walk_time.as_secs_f64().max(1e-9);
+    let why = match summary.stop {
+        Stop::Target => "target reached",
+        Stop::TimeLimit => "time limit",
+        Stop::Interrupted => "interrupted; checkpoint written",
+    };
+    eprintln!(
+        "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s; results in {}",
+        summary.best.rank(),
+        shape,
+        si(summary.counters.vertices as f64 / secs),
+        si(summary.counters.steps as f64 / secs),
+        secs,
+        out_dir.display()
+    );
+    if summary.rejected > 0 {
+        tracing::warn!(
+            "{} schemes from the engine failed verification and were discarded",
+            summary.rejected
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,90 @@
+//! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
+
+use anyhow::{Context, Result};
+use flipgraph_core::walk::{Counters, WalkConfig, Walker};
+use flipgraph_core::Scheme;
+use rayon::prelude::*;
+
+use super::{Engine, Round, WalkerStatus};
+
+/// Walkers on a rayon pool of fixed size.
+pub struct CpuEngine {
+    pool: rayon::ThreadPool,
+    threads: usize,
+    config: WalkConfig,
+    walkers: Vec<Option<Walker>>,
+}
+
+impl CpuEngine {
+    /// `walkers` walkers on `threads` threads.
+    pub fn new(threads: usize, walkers: usize, config: WalkConfig) -> Result<CpuEngine> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("walker-{i}"))
+            .build()
+            .context("cannot start the CPU worker threads")?;
+        Ok(CpuEngine {
+            pool,
+            threads,
+            config,
+            walkers: (0..walkers).map(|_| None).collect(),
+        })
+    }
+}
+
+impl Engine for CpuEngine {
+    fn describe(&self) -> String {
+        format!(
+            "cpu: {} walkers on {} threads",
+            self.walkers.len(),
+            self.threads
+        )
+    }
+
+    fn walkers(&self) -> usize {
+        self.walkers.len()
+    }
+
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+        // The engine's `max_rank` is the slack above the start rank.
+        let mut config = self.config;
+        config.max_rank = scheme.rank() + self.config.max_rank;
+        self.walkers[walker] = Some(Walker::new(scheme, config, seed));
+        Ok(())
+    }
+
+    fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
+        let results: Vec<(Counters, WalkerStatus)> = self.pool.install(|| {
+            self.walkers
+                .par_iter_mut()
+                .map(|w| {
+                    let w = w.as_mut().expect("every walker is loaded before a round");
+                    let before = w.counters();
+                    w.walk(steps, target);
+                    let mut c = w.counters();
+                    c.subtract(before);
+                    (
+                        c,
+                        WalkerStatus {
+                            rank: w.rank(),
+                            best_rank: w.best_rank(),
+                        },
+                    )
+                })
+                .collect()
+        });
+        let mut round = Round::default();
+        for (c, status) in results {
+            round.counters += c;
+            round.walkers.push(status);
+        }
+        Ok(round)
+    }
+
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        Ok(self.walkers[walker]
+            .as_ref()
+            .context("walker not loaded")?
+            .best())
+    }
+}

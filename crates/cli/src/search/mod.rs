@@ -1,0 +1,326 @@
+//! The search driver, shared by the CPU and GPU engines: a pool of the best schemes, descent
+//! rank by rank to a target, walkers restarted from the pool, verified output, checkpoints,
+//! progress and a clean stop on Ctrl-C.
+
+pub mod output;
+pub mod pool;
+pub mod progress;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::rng::WyRand;
+use flipgraph_core::verify::verify;
+use flipgraph_core::walk::Counters;
+use flipgraph_core::{Scheme, Shape};
+use serde_json::json;
+
+use crate::engine::Engine;
+use output::{Checkpoint, Output};
+use pool::Pool;
+use progress::{Progress, Status};
+
+/// Settings of a search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub shape: Shape,
+    /// Stop once a scheme of this rank or lower is found.
+    pub target: usize,
+    pub time_limit: Option<Duration>,
+    pub seed: u64,
+    /// Steps each walker takes between two looks of the driver.
+    pub steps_per_round: u64,
+    /// Steps a walker may go without improving before it restarts from the pool.
+    pub patience: u64,
+    /// Schemes kept per rank in the pool.
+    pub pool_per_rank: usize,
+    pub checkpoint_every: Duration,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Target,
+    TimeLimit,
+    Interrupted,
+}
+
+/// The end of a search.
+#[derive(Debug)]
+pub struct Summary {
+    pub best: Scheme,
+    pub counters: Counters,
+    /// Time spent walking in this process.
+    pub walk_time: Duration,
+    pub stop: Stop,
+    /// Improvements the engine reported that failed verification (should be zero).
+    pub rejected: u64,
+}
+
+/// Where a search starts: a fresh scheme, or a checkpoint.
+pub struct Start {
+    pub pool: Vec<Scheme>,
+    pub elapsed: Duration,
+    pub counters: Counters,
+    pub rounds: u64,
+}
+
+/// Per-walker bookkeeping of the driver.
+#[derive(Clone, Copy)]
+struct WalkerState {
+    best_rank: usize,
+    idle_steps: u64,
+    /// The pool's best rank when the walker was loaded: a better one found since makes it
+    /// restart from there (the best scheme is copied into many walkers).
+    pool_best: usize,
+}
+
+/// The driver: owns the engine, the pool and the output.
+pub struct Driver<'a> {
+    engine: &'a mut dyn Engine,
+    config: SearchConfig,
+    pool: Pool,
+    output: Option<Output>,
+    progress: Progress,
+    rng: WyRand,
+    walkers: Vec<WalkerState>,
+    counters: Counters,
+    rounds: u64,
+    elapsed_before: Duration,
+    rejected: u64,
+    started: Instant,
+    process_start: Instant,
+}
+
+impl<'a> Driver<'a> {
+    pub fn new(
+        engine: &'a mut dyn Engine,
+        config: SearchConfig,
+        start: Start,
+        output: Option<Output>,
+        progress: Progress,
+        process_start: Instant,
+    ) -> Result<Driver<'a>> {
+        let mut pool = Pool::new(config.pool_per_rank, 3);
+        for s in start.pool {
+            verify(&s).map_err(|d| anyhow::anyhow!("a start scheme is not valid: {d}"))?;
+            pool.insert(s);
+        }
+        anyhow::ensure!(pool.len() > 0, "no start scheme");
+        let walkers = vec![
+            WalkerState {
+                best_rank: usize::MAX,
+                idle_steps: 0,
+                pool_best: usize::MAX
+            };
+            engine.walkers()
+        ];
+        let rng = WyRand::new(config.seed ^ 0x5eed_f11b);
+        Ok(Driver {
+            engine,
+            config,
+            pool,
+            output,
+            progress,
+            rng,
+            walkers,
+            counters: start.counters,
+            rounds: start.rounds,
+            elapsed_before: start.elapsed,
+            rejected: 0,
+            started: Instant::now(),
+            process_start,
+        })
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.elapsed_before + self.started.elapsed()
+    }
+
+    /// Loads walker `w` from a random scheme of the pool: of the best rank mostly, of the next
+    /// ranks sometimes, which keeps the walkers from piling onto one dead end.
+    fn reload(&mut self, w: usize) -> Result<()> {
+        let seed = self.rng.next();
+        let scheme = self.pool.pick(&mut self.rng).clone();
+        let pool_best = self.pool.best_rank().expect("non-empty pool");
+        self.walkers[w] = WalkerState {
+            best_rank: scheme.rank(),
+            idle_steps: 0,
+            pool_best,
+        };
+        self.engine.load(w, &scheme, seed)
+    }
+
+    /// Runs until the target, the time limit or `stop` is set.
+    pub fn run(mut self, stop: &AtomicBool) -> Result<Summary> {
+        let shape = self.config.shape;
+        let best_known = best_known_rank(shape);
+        tracing::info!(
+            "searching {shape} from rank {} to {} on {}",
+            self.pool.best_rank().unwrap_or(0),
+            self.config.target,
+            self.engine.describe()
+        );
+        if let Some(best) = self.pool.best().cloned() {
+            self.record_best(&best)?;
+        }
+        for w in 0..self.walkers.len() {
+            self.reload(w)?;
+        }
+        let mut last_checkpoint = Instant::now();
+        let mut window = (Instant::now(), self.counters);
+        let walk_start = Instant::now();
+        let outcome = loop {
+            if self
+                .pool
+                .best_rank()
+                .is_some_and(|r| r <= self.config.target)
+            {
+                break Stop::Target;
+            }
+            if stop.load(Ordering::Relaxed) {
+                break Stop::Interrupted;
+            }
+            if self
+                .config
+                .time_limit
+                .is_some_and(|t| self.started.elapsed() >= t)
+            {
+                break Stop::TimeLimit;
+            }
+            self.round()?;
+            if last_checkpoint.elapsed() >= self.config.checkpoint_every {
+                self.checkpoint()?;
+                last_checkpoint = Instant::now();
+            }
+            let dt = window.0.elapsed().as_secs_f64();
+            if dt >= 0.5 {
+                let mut c = self.counters;
+                c.subtract(window.1);
+                let status = Status {
+                    best_rank: self.pool.best_rank().unwrap_or(0),
+                    best_known,
+                    vertices_per_s: c.vertices as f64 / dt,
+                    steps_per_s: c.steps as f64 / dt,
+                    elapsed: self.elapsed(),
+                    pool: self.pool.len(),
+                };
+                self.progress.update(&status);
+                if let Some(out) = &mut self.output {
+                    out.event(&status.json())?;
+                }
+                window = (Instant::now(), self.counters);
+            }
+        };
+        self.checkpoint()?;
+        self.progress.finish();
+        Ok(Summary {
+            best: self.pool.best().cloned().expect("non-empty pool"),
+            counters: self.counters,
+            walk_time: walk_start.elapsed(),
+            stop: outcome,
+            rejected: self.rejected,
+        })
+    }
+
+    /// One round: every walker walks, improvements are verified into the pool, walkers that
+    /// fell behind or stalled restart from the pool.
+    fn round(&mut self) -> Result<()> {
+        let round = self
+            .engine
+            .run_round(self.config.steps_per_round, self.config.target)?;
+        self.counters += round.counters;
+        self.rounds += 1;
+        for (w, status) in round.walkers.iter().enumerate() {
+            let state = &mut self.walkers[w];
+            if status.best_rank < state.best_rank {
+                state.best_rank = status.best_rank;
+                state.idle_steps = 0;
+                if self.pool.wants(status.best_rank) {
+                    self.collect(w)?;
+                }
+            } else {
+                state.idle_steps += self.config.steps_per_round;
+            }
+        }
+        let best = self.pool.best_rank().expect("non-empty pool");
+        for w in 0..self.walkers.len() {
+            let s = self.walkers[w];
+            if s.pool_best > best || s.idle_steps >= self.config.patience {
+                self.reload(w)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fetches, verifies and pools walker `w`'s best scheme.
+    fn collect(&mut self, w: usize) -> Result<()> {
+        let scheme = self.engine.best_scheme(w)?;
+        if let Err(d) = verify(&scheme) {
+            self.rejected += 1;
+            tracing::error!(
+                "walker {w} returned an invalid scheme of rank {} ({d}); discarded",
+                scheme.rank()
+            );
+            return Ok(());
+        }
+        let improves = self.pool.best_rank().is_none_or(|b| scheme.rank() < b);
+        if self.pool.insert(scheme.clone()) && improves {
+            self.record_best(&scheme)?;
+        }
+        Ok(())
+    }
+
+    /// Writes a new best scheme at once and reports it.
+    fn record_best(&mut self, scheme: &Scheme) -> Result<()> {
+        let paths = match &self.output {
+            Some(out) => out.write_scheme(scheme)?,
+            None => Vec::new(),
+        };
+        let t = self.process_start.elapsed().as_secs_f64();
+        let event = json!({
+            "event": "improved",
+            "t": t,
+            "search_t": self.elapsed().as_secs_f64(),
+            "rank": scheme.rank(),
+            "vertices": self.counters.vertices,
+            "steps": self.counters.steps,
+            "files": paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        let file = paths
+            .first()
+            .map(|p| format!(" -> {}", p.display()))
+            .unwrap_or_default();
+        self.progress.note(
+            &event,
+            &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()),
+        );
+        if let Some(out) = &mut self.output {
+            out.event(&event)?;
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&self) -> Result<()> {
+        let Some(out) = &self.output else {
+            return Ok(());
+        };
+        let cp = Checkpoint {
+            shape: self.config.shape.dims(),
+            seed: self.config.seed,
+            target: self.config.target,
+            elapsed_s: self.elapsed().as_secs_f64(),
+            steps: self.counters.steps,
+            vertices: self.counters.vertices,
+            rounds: self.rounds,
+            pool: self
+                .pool
+                .iter()
+                .map(|s| s.terms().iter().map(|t| t.factors()).collect())
+                .collect(),
+        };
+        out.checkpoint(&cp)
+    }
+}

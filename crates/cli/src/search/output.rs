@@ -1,0 +1,126 @@
+//! The output folder of a search: one verified file per rank reached, the event log, and the
+//! checkpoint. Every file is written atomically (temp file + rename).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use flipgraph_core::formats::{self, Format, Ring};
+use flipgraph_core::{IntScheme, Scheme, Shape, Term};
+use serde::{Deserialize, Serialize};
+
+use crate::output::write_atomic;
+
+pub const CHECKPOINT: &str = "checkpoint.json";
+pub const EVENTS: &str = "events.jsonl";
+
+/// Where a search writes.
+pub struct Output {
+    dir: PathBuf,
+    formats: Vec<Format>,
+    events: File,
+}
+
+/// What a checkpoint holds: enough to continue the search.
+#[derive(Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub shape: [usize; 3],
+    pub seed: u64,
+    pub target: usize,
+    pub elapsed_s: f64,
+    pub steps: u64,
+    pub vertices: u64,
+    pub rounds: u64,
+    /// Each scheme as a list of `[a, b, c]` factor bit masks.
+    pub pool: Vec<Vec<[u64; 3]>>,
+}
+
+impl Checkpoint {
+    pub fn shape(&self) -> Result<Shape> {
+        let [n, m, p] = self.shape;
+        Ok(Shape::new(n, m, p)?)
+    }
+
+    pub fn schemes(&self) -> Result<Vec<Scheme>> {
+        let shape = self.shape()?;
+        self.pool
+            .iter()
+            .map(|terms| {
+                Ok(Scheme::new(
+                    shape,
+                    terms.iter().map(|&[a, b, c]| Term::new(a, b, c)).collect(),
+                )?)
+            })
+            .collect()
+    }
+
+    pub fn read(dir: &Path) -> Result<Checkpoint> {
+        let path = dir.join(CHECKPOINT);
+        let text =
+            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))
+    }
+}
+
+impl Output {
+    /// Opens (creating it if needed) the output folder. A folder that already holds a checkpoint
+    /// is only reused with `resume`, so a new search never mixes with an old one.
+    pub fn open(dir: &Path, formats: Vec<Format>, resume: bool) -> Result<Output> {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+        if !resume && dir.join(CHECKPOINT).exists() {
+            bail!(
+                "{} already holds a search (checkpoint.json); continue it with --resume {0} or choose another --out",
+                dir.display()
+            );
+        }
+        let events_path = dir.join(EVENTS);
+        let events = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&events_path)
+            .with_context(|| format!("cannot write {}", events_path.display()))?;
+        Ok(Output {
+            dir: dir.to_path_buf(),
+            formats,
+            events,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes a verified scheme in every chosen format; returns the paths.
+    pub fn write_scheme(&self, scheme: &Scheme) -> Result<Vec<PathBuf>> {
+        let int = IntScheme::from_f2(scheme);
+        let mut paths = Vec::new();
+        for &format in &self.formats {
+            let text = formats::write(&int, format, Ring::F2)?;
+            let path = self.dir.join(format!(
+                "{}-r{}.{}",
+                scheme.shape(),
+                scheme.rank(),
+                format.extension()
+            ));
+            write_atomic(&path, text.as_bytes())?;
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+
+    /// Appends one JSON line to the event log.
+    pub fn event(&mut self, event: &serde_json::Value) -> Result<()> {
+        writeln!(self.events, "{event}").context("cannot append to the event log")?;
+        self.events
+            .flush()
+            .context("cannot append to the event log")
+    }
+
+    pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
+        let text = serde_json::to_vec(checkpoint)?;
+        write_atomic(&self.dir.join(CHECKPOINT), &text)
+    }
+}

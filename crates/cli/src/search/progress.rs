@@ -1,0 +1,123 @@
+//! Progress of a search: a live status line on a terminal, plain log lines otherwise, or JSON
+//! lines with `--json`.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A snapshot of a running search.
+#[derive(Clone, Copy, Debug)]
+pub struct Status {
+    pub best_rank: usize,
+    pub best_known: Option<usize>,
+    pub vertices_per_s: f64,
+    pub steps_per_s: f64,
+    pub elapsed: Duration,
+    pub pool: usize,
+}
+
+impl Status {
+    fn line(&self) -> String {
+        let gap = match self.best_known {
+            Some(k) if self.best_rank >= k => {
+                format!(" (best known {k}, gap {})", self.best_rank - k)
+            }
+            Some(k) => format!(" (best known {k}: NEW RECORD)"),
+            None => String::new(),
+        };
+        format!(
+            "rank {}{gap} | {} vertices/s | {} steps/s | {:.0?} | pool {}",
+            self.best_rank,
+            si(self.vertices_per_s),
+            si(self.steps_per_s),
+            self.elapsed,
+            self.pool
+        )
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "event": "progress",
+            "t": self.elapsed.as_secs_f64(),
+            "best_rank": self.best_rank,
+            "best_known": self.best_known,
+            "vertices_per_s": self.vertices_per_s,
+            "steps_per_s": self.steps_per_s,
+            "pool": self.pool,
+        })
+    }
+}
+
+/// `1.23G` and the like.
+pub fn si(x: f64) -> String {
+    let (v, unit) = match x {
+        x if x >= 1e9 => (x / 1e9, "G"),
+        x if x >= 1e6 => (x / 1e6, "M"),
+        x if x >= 1e3 => (x / 1e3, "k"),
+        x => (x, ""),
+    };
+    format!("{v:.2}{unit}")
+}
+
+enum Mode {
+    Bar(ProgressBar),
+    Log { every: Duration, last: Instant },
+    Json,
+    Quiet,
+}
+
+pub struct Progress {
+    mode: Mode,
+}
+
+impl Progress {
+    /// The bar on a terminal, log lines otherwise; `json` prints JSON lines to stdout; `quiet`
+    /// nothing.
+    pub fn new(json: bool, quiet: bool) -> Progress {
+        let mode = if quiet {
+            Mode::Quiet
+        } else if json {
+            Mode::Json
+        } else if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Mode::Bar(bar)
+        } else {
+            Mode::Log {
+                every: Duration::from_secs(10),
+                last: Instant::now(),
+            }
+        };
+        Progress { mode }
+    }
+
+    pub fn update(&mut self, status: &Status) {
+        match &mut self.mode {
+            Mode::Bar(bar) => bar.set_message(status.line()),
+            Mode::Log { every, last } if last.elapsed() >= *every => {
+                *last = Instant::now();
+                tracing::info!("{}", status.line());
+            }
+            Mode::Json => println!("{}", status.json()),
+            _ => {}
+        }
+    }
+
+    /// A line that must be seen (an improvement, a warning) without breaking the bar.
+    pub fn note(&self, event: &serde_json::Value, text: &str) {
+        match &self.mode {
+            Mode::Bar(bar) => bar.suspend(|| tracing::info!("{text}")),
+            Mode::Json => println!("{event}"),
+            Mode::Log { .. } => tracing::info!("{text}"),
+            Mode::Quiet => {}
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Mode::Bar(bar) = &self.mode {
+            bar.finish_and_clear();
+        }
+    }
+}
