@@ -40,40 +40,22 @@ fn assert_rejected(name: &str, bytes: &[u8], needle: &str) {
     let (out, path) = verify_bytes(name, bytes);
     let msg = text(&out);
     assert_eq!(out.status.code(), Some(1), "{name}: {msg}");
-    assert!(
-        msg.contains(&path),
-        "{name}: message should name the file: {msg}"
-    );
-    assert!(
-        msg.contains(needle),
-        "{name}: message should mention '{needle}': {msg}"
-    );
+    assert!(msg.contains(&path), "{name}: message should name the file: {msg}");
+    assert!(msg.contains(needle), "{name}: message should mention '{needle}': {msg}");
     assert!(!msg.contains("panicked"), "{name}: {msg}");
 }
 
 #[test]
 fn verify_accepts_bundled_schemes_with_shape_rank_and_ring() {
     let cases = [
-        (
-            "2x2x2-r7-strassen.m",
-            "mathematica, 2x2x2, rank 7: valid over Z",
-        ),
-        (
-            "3x3x3-r23-laderman.m",
-            "mathematica, 3x3x3, rank 23: valid over Z",
-        ),
-        (
-            "3x3x8-r55-perminov.json",
-            "json, 3x3x8, rank 55: valid over F2",
-        ),
+        ("2x2x2-r7-strassen.m", "mathematica, 2x2x2, rank 7: valid over Z"),
+        ("3x3x3-r23-laderman.m", "mathematica, 3x3x3, rank 23: valid over Z"),
+        ("3x3x8-r55-perminov.json", "json, 3x3x8, rank 55: valid over F2"),
         (
             "7x7x7-r250-perminov-ternary.json",
             "json, 7x7x7, rank 250: valid over Z",
         ),
-        (
-            "7x7x7-r245-seed.b32",
-            "seed, 7x7x7, rank 245: valid over F2",
-        ),
+        ("7x7x7-r245-seed.b32", "seed, 7x7x7, rank 245: valid over F2"),
     ];
     for (name, want) in cases {
         let out = flipgraph(&["verify", data(name).to_str().unwrap()]);
@@ -84,24 +66,10 @@ fn verify_accepts_bundled_schemes_with_shape_rank_and_ring() {
 
 #[test]
 fn verify_ring_z_rejects_f2_only_schemes() {
-    let out = flipgraph(&[
-        "verify",
-        "--ring",
-        "z",
-        data("7x7x7-r245-seed.b32").to_str().unwrap(),
-    ]);
+    let out = flipgraph(&["verify", "--ring", "z", data("7x7x7-r245-seed.b32").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out).contains("INVALID over Z (valid over F2)"),
-        "{}",
-        text(&out)
-    );
-    let out = flipgraph(&[
-        "verify",
-        "--ring",
-        "z",
-        data("3x3x3-r23-laderman.m").to_str().unwrap(),
-    ]);
+    assert!(text(&out).contains("INVALID over Z (valid over F2)"), "{}", text(&out));
+    let out = flipgraph(&["verify", "--ring", "z", data("3x3x3-r23-laderman.m").to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
 }
 
@@ -137,11 +105,7 @@ fn a_flipped_bit_is_diagnosed() {
     let mut lines: Vec<String> = txt.lines().map(String::from).collect();
     let first = lines[1].chars().next().unwrap();
     lines[1].replace_range(0..1, if first == '0' { "1" } else { "0" });
-    assert_rejected(
-        "flipped.txt",
-        lines.join("\n").as_bytes(),
-        "INVALID over F2: ",
-    );
+    assert_rejected("flipped.txt", lines.join("\n").as_bytes(), "INVALID over F2: ");
 }
 
 #[test]
@@ -177,8 +141,7 @@ fn wrong_or_missing_headers_are_rejected() {
     let seed = std::fs::read_to_string(data("7x7x7-r245-seed.b32")).unwrap();
     assert_rejected(
         "header.b32",
-        seed.replace("BEGIN-RANK245-7X7X7", "BEGIN-RANK245-7Y7X7")
-            .as_bytes(),
+        seed.replace("BEGIN-RANK245-7X7X7", "BEGIN-RANK245-7Y7X7").as_bytes(),
         "malformed seed header",
     );
     let txt = laderman_txt();
@@ -195,11 +158,7 @@ fn wrong_or_missing_headers_are_rejected() {
 fn garbage_empty_and_non_utf8_are_rejected() {
     assert_rejected("garbage.bin", b"#!%&/garbage\x01\x02", "unrecognised");
     assert_rejected("empty.exp", b"", "empty");
-    assert_rejected(
-        "latin1.exp",
-        b"(a11)*(b11)*(c11)\n(a\xe911)",
-        ":2: not UTF-8",
-    );
+    assert_rejected("latin1.exp", b"(a11)*(b11)*(c11)\n(a\xe911)", ":2: not UTF-8");
 }
 
 #[test]
@@ -231,11 +190,7 @@ fn a_rank_that_disagrees_with_the_terms_is_rejected() {
         ":2: the U line",
     );
     let seed = std::fs::read_to_string(data("7x7x7-r245-seed.b32")).unwrap();
-    assert_rejected(
-        "rank.b32",
-        seed.replace("RANK245", "RANK246").as_bytes(),
-        "needs",
-    );
+    assert_rejected("rank.b32", seed.replace("RANK245", "RANK246").as_bytes(), "needs");
 }
 
 #[test]
@@ -273,12 +228,7 @@ fn convert_round_trips_through_every_writer() {
         "--to",
         "mathematica",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "mathematica is read-only: {}",
-        text(&out)
-    );
+    assert_eq!(out.status.code(), Some(2), "mathematica is read-only: {}", text(&out));
 }
 
 #[test]

@@ -33,9 +33,7 @@ fn main() {
     match result {
         Ok(ptx) => fs::write(&ptx_out, ptx).unwrap(),
         Err(why) => {
-            println!(
-                "cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only"
-            );
+            println!("cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only");
             fs::write(&ptx_out, "").unwrap();
         }
     }
@@ -43,9 +41,7 @@ fn main() {
 
 fn pinned_toolchain(root: &Path) -> Option<String> {
     let text = fs::read_to_string(root.join("rust-toolchain.toml")).ok()?;
-    let line = text
-        .lines()
-        .find(|l| l.trim_start().starts_with("channel"))?;
+    let line = text.lines().find(|l| l.trim_start().starts_with("channel"))?;
     Some(line.split('"').nth(1)?.to_owned())
 }
 
@@ -86,10 +82,7 @@ fn build_ptx(root: &Path, kernels: &Path, target_dir: &Path) -> Result<String, S
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(12).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(format!(
-            "cargo rustc for nvptx64 failed:\n{}",
-            tail.join("\n")
-        ));
+        return Err(format!("cargo rustc for nvptx64 failed:\n{}", tail.join("\n")));
     }
     let asm = target_dir.join("nvptx64-nvidia-cuda/release/deps/flipgraph_kernels.s");
     fs::read_to_string(&asm).map_err(|e| format!("{}: {e}", asm.display()))

@@ -17,9 +17,7 @@ fn main() {
         Some("search") => search(&args[1..]),
         Some("ptx-check") => ptx_check(),
         Some("dist") => build_release().map(|bin| println!("{}", bin.display())),
-        _ => Err(
-            "usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check | dist".into(),
-        ),
+        _ => Err("usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check | dist".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -28,16 +26,11 @@ fn main() {
 }
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 fn run(cmd: &mut Command) -> Result<()> {
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let status = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -46,12 +39,9 @@ fn run(cmd: &mut Command) -> Result<()> {
 }
 
 fn build_release() -> Result<PathBuf> {
-    run(Command::new(env!("CARGO")).current_dir(root()).args([
-        "build",
-        "--release",
-        "-p",
-        "flipgraph",
-    ]))?;
+    run(Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["build", "--release", "-p", "flipgraph"]))?;
     Ok(root().join("target/release/flipgraph"))
 }
 
@@ -62,13 +52,7 @@ fn search(args: &[String]) -> Result<()> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--n" => {
-                size = Some(
-                    it.next()
-                        .ok_or("--n needs a size, like 5 or 4x4x5")?
-                        .clone(),
-                )
-            }
+            "--n" => size = Some(it.next().ok_or("--n needs a size, like 5 or 4x4x5")?.clone()),
             _ => pass.push(a.clone()),
         }
     }
@@ -92,10 +76,7 @@ fn ptx_check() -> Result<()> {
         .map_err(|e| e.to_string())?;
     let ptx = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() || ptx.is_empty() {
-        return Err(format!(
-            "no PTX embedded: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("no PTX embedded: {}", String::from_utf8_lossy(&out.stderr)));
     }
     for needle in ["match.any.sync.b64", "vote.sync.ballot.b32", ".entry"] {
         if !ptx.contains(needle) {
@@ -104,9 +85,7 @@ fn ptx_check() -> Result<()> {
         println!("ptx: has {needle}");
     }
     let Some(ptxas) = find_ptxas() else {
-        println!(
-            "ptx: no ptxas found (pip install nvidia-cuda-nvcc-cu12 for one); assembly not checked"
-        );
+        println!("ptx: no ptxas found (pip install nvidia-cuda-nvcc-cu12 for one); assembly not checked");
         return Ok(());
     };
     let file = root().join("target/flipgraph_kernels.ptx");
@@ -121,9 +100,9 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() {
         return Err("ptxas rejected the PTX".into());
     }
-    let spills = log.lines().filter(|l| {
-        l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")
-    });
+    let spills = log
+        .lines()
+        .filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"));
     let spills: Vec<&str> = spills.collect();
     if !spills.is_empty() {
         return Err(format!("register spills: {spills:?}"));

@@ -34,6 +34,8 @@ enum Command {
     Convert(commands::convert::Args),
     Info(commands::info::Args),
     Search(commands::search::Args),
+    Bench(commands::bench::Args),
+    Gpu(commands::gpu::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,8 @@ fn main() -> ExitCode {
         Command::Convert(args) => commands::convert::run(args),
         Command::Info(args) => commands::info::run(args),
         Command::Search(args) => commands::search::run(args, process_start),
+        Command::Bench(args) => commands::bench::run(args),
+        Command::Gpu(args) => commands::gpu::run(args),
     };
     match result {
         Ok(code) => code,

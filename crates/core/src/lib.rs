@@ -18,6 +18,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod device;
 pub mod known;
 pub mod moves;
 pub mod rng;

@@ -77,20 +77,28 @@ fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
 /// `r_i`. Terms that become zero stay in place; returns how many there are.
 /// Call it when [`group_is_reducible`] holds: on an irreducible group it still rewrites terms.
 pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
+    generalized_flip_rank_traced(group, pos, |_, _| {})
+}
+
+/// [`generalized_flip_rank`], reporting each flip it applies as `trace(keep, other)` (indices
+/// into `group`), so a GPU walk can log its moves for replay.
+pub fn generalized_flip_rank_traced(group: &mut [Term], pos: Position, mut trace: impl FnMut(usize, usize)) -> usize {
     let zero_before = group.iter().filter(|t| t.is_zero()).count();
-    eliminate(group, pos.next(), |g, basis, i| flip_pair(g, basis, i, pos));
-    eliminate(group, pos.prev(), |g, basis, i| flip_pair(g, i, basis, pos));
+    eliminate(group, pos.next(), |g, basis, i| {
+        trace(basis, i);
+        flip_pair(g, basis, i, pos)
+    });
+    eliminate(group, pos.prev(), |g, basis, i| {
+        trace(i, basis);
+        flip_pair(g, i, basis, pos)
+    });
     group.iter().filter(|t| t.is_zero()).count() - zero_before
 }
 
 /// Gaussian elimination of the factors at `along` of the non-zero terms of `group`.
 /// `reduce(g, basis, i)` must add factor `along` of term `basis` to term `i` by a flip (which
 /// changes term `basis` too); a term whose factor reaches zero is zero.
-fn eliminate(
-    group: &mut [Term],
-    along: Position,
-    mut reduce: impl FnMut(&mut [Term], usize, usize),
-) {
+fn eliminate(group: &mut [Term], along: Position, mut reduce: impl FnMut(&mut [Term], usize, usize)) {
     // pivot[bit] = 1 + index of the basis term whose leading bit is `bit`.
     let mut pivot = [0u16; 64];
     for i in 0..group.len() {
@@ -142,18 +150,29 @@ pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usi
             .into_iter()
             .find_map(|along| dependent_subset(group, along).map(|s| (along, s)));
         let Some((along, subset)) = found else { break };
-        let last = 31 - subset.leading_zeros() as usize;
-        for i in (0..last).filter(|i| subset & (1 << i) != 0) {
-            // Fold `last` into `i`: along Q that is flip(keep = i, other = last); along R the dual.
-            if along == pos.next() {
-                flip_pair(group, i, last, pos);
-            } else {
-                flip_pair(group, last, i, pos);
-            }
-        }
-        debug_assert!(group[last].is_zero());
+        fold_subset(group, pos, along, subset, |_, _| {});
     }
     Some(group.iter().filter(|t| t.is_zero()).count() - zero_before)
+}
+
+/// Folds the last term of a dependent `subset` (a bit mask over `group`, whose factors at
+/// `along` sum to zero) into the others by flips, which zeroes it; `trace(keep, other)` hears
+/// each flip. The step the GPU kernel takes after its ballot finds `subset`.
+pub fn fold_subset(
+    group: &mut [Term],
+    pos: Position,
+    along: Position,
+    subset: u32,
+    mut trace: impl FnMut(usize, usize),
+) {
+    let last = 31 - subset.leading_zeros() as usize;
+    for i in (0..last).filter(|i| subset & (1 << i) != 0) {
+        // Fold `last` into `i`: along Q that is flip(keep = i, other = last); along R the dual.
+        let (keep, other) = if along == pos.next() { (i, last) } else { (last, i) };
+        trace(keep, other);
+        flip_pair(group, keep, other, pos);
+    }
+    debug_assert!(group[last].is_zero());
 }
 
 /// The smallest non-empty subset of the non-zero terms (as a bit mask over `group`) whose
@@ -191,19 +210,14 @@ mod tests {
             Some(Term::new(1, 2, 12))
         );
         assert_eq!(merge(&Term::new(1, 2, 4), &Term::new(1, 3, 8)), None);
-        assert!(merge(&Term::new(1, 2, 4), &Term::new(1, 2, 4))
-            .unwrap()
-            .is_zero());
+        assert!(merge(&Term::new(1, 2, 4), &Term::new(1, 2, 4)).unwrap().is_zero());
     }
 
     #[test]
     fn generalized_flip_removes_dependent_terms() {
         // Independent b-factors and c-factors: nothing to remove.
         let independent = [Term::new(7, 1, 1), Term::new(7, 2, 2), Term::new(7, 4, 4)];
-        assert_eq!(
-            generalized_flip_rank(&mut independent.clone(), Position::A),
-            0
-        );
+        assert_eq!(generalized_flip_rank(&mut independent.clone(), Position::A), 0);
         // b-factors 1, 2, 3 span two dimensions: one of the three terms must go.
         let mut g = [Term::new(7, 1, 1), Term::new(7, 2, 2), Term::new(7, 3, 3)];
         let mut h = g;

@@ -17,6 +17,11 @@ impl WyRand {
         WyRand { state: seed }
     }
 
+    /// The state, from which [`WyRand::new`] continues the same stream.
+    pub const fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     #[inline(always)]
     pub fn next(&mut self) -> u64 {

@@ -104,10 +104,7 @@ impl Scheme {
 
     /// Total number of set bits of the factors at `pos`, over all terms.
     pub fn weight(&self, pos: Position) -> usize {
-        self.terms
-            .iter()
-            .map(|t| t.get(pos).count_ones() as usize)
-            .sum()
+        self.terms.iter().map(|t| t.get(pos).count_ones() as usize).sum()
     }
 
     /// Additions of the straightforward evaluation: forming each factor of A and B with
@@ -153,11 +150,7 @@ impl IntTerm {
                 .enumerate()
                 .fold(0u64, |acc, (i, &x)| acc | ((x & 1) as u64) << i)
         };
-        Term::new(
-            bits(&self.factors[0]),
-            bits(&self.factors[1]),
-            bits(&self.factors[2]),
-        )
+        Term::new(bits(&self.factors[0]), bits(&self.factors[1]), bits(&self.factors[2]))
     }
 }
 
@@ -195,11 +188,7 @@ impl IntScheme {
     /// The F2 scheme with coefficients 0 and 1.
     pub fn from_f2(scheme: &Scheme) -> IntScheme {
         let shape = scheme.shape();
-        let unpack = |f: Factor, pos| {
-            (0..shape.factor_bits(pos))
-                .map(|i| (f >> i & 1) as i64)
-                .collect()
-        };
+        let unpack = |f: Factor, pos| (0..shape.factor_bits(pos)).map(|i| (f >> i & 1) as i64).collect();
         let terms = scheme
             .terms()
             .iter()

@@ -166,10 +166,7 @@ mod tests {
     #[test]
     fn parses() {
         assert_eq!("4".parse::<Shape>().unwrap(), Shape::new(4, 4, 4).unwrap());
-        assert_eq!(
-            "3x4x5".parse::<Shape>().unwrap(),
-            Shape::new(3, 4, 5).unwrap()
-        );
+        assert_eq!("3x4x5".parse::<Shape>().unwrap(), Shape::new(3, 4, 5).unwrap());
         assert!("3x4".parse::<Shape>().is_err());
         assert!("9x4x4".parse::<Shape>().is_err());
     }

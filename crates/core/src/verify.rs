@@ -59,11 +59,7 @@ pub struct Diagnosis {
 
 impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} tensor entries missing, {} extra",
-            self.missing, self.extra
-        )?;
+        write!(f, "{} tensor entries missing, {} extra", self.missing, self.extra)?;
         for (i, e) in self.examples.iter().enumerate() {
             write!(f, "{}{e}", if i == 0 { "; e.g. " } else { ", " })?;
         }
@@ -163,9 +159,7 @@ pub fn verify(scheme: &Scheme) -> Result<(), Diagnosis> {
         return Ok(());
     }
     let nv = scheme.shape().factor_bits(Position::B);
-    diagnose(scheme.shape(), |u, v, w| {
-        (found[u * nv + v] >> w & 1) as i64
-    })
+    diagnose(scheme.shape(), |u, v, w| (found[u * nv + v] >> w & 1) as i64)
 }
 
 /// Verifies an integer scheme over Z: `Ok` when its terms sum to the tensor exactly.

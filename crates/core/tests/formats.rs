@@ -14,27 +14,9 @@ fn data(name: &str) -> PathBuf {
 
 /// (file, format, shape, rank, valid over Z)
 const BUNDLED: &[(&str, Format, [usize; 3], usize, bool)] = &[
-    (
-        "2x2x2-r7-strassen.m",
-        Format::Mathematica,
-        [2, 2, 2],
-        7,
-        true,
-    ),
-    (
-        "3x3x3-r23-laderman.m",
-        Format::Mathematica,
-        [3, 3, 3],
-        23,
-        true,
-    ),
-    (
-        "3x3x8-r55-perminov.json",
-        Format::PerminovJson,
-        [3, 3, 8],
-        55,
-        false,
-    ),
+    ("2x2x2-r7-strassen.m", Format::Mathematica, [2, 2, 2], 7, true),
+    ("3x3x3-r23-laderman.m", Format::Mathematica, [3, 3, 3], 23, true),
+    ("3x3x8-r55-perminov.json", Format::PerminovJson, [3, 3, 8], 55, false),
     (
         "7x7x7-r250-perminov-ternary.json",
         Format::PerminovJson,
@@ -101,31 +83,17 @@ fn round_trip(scheme: &IntScheme, format: Format, ring: Ring) {
 
 #[test]
 fn every_writer_round_trips_through_its_reader() {
-    let mut f2 = vec![IntScheme::from_f2(&Scheme::naive(
-        Shape::new(2, 3, 4).unwrap(),
-    ))];
-    f2.push(IntScheme::from_f2(&Scheme::naive(
-        Shape::new(8, 8, 8).unwrap(),
-    )));
-    f2.push(
-        formats::read_path(&data("7x7x7-r245-seed.b32"))
-            .unwrap()
-            .scheme,
-    );
-    f2.push(
-        formats::read_path(&data("3x3x8-r55-perminov.json"))
-            .unwrap()
-            .scheme,
-    );
+    let mut f2 = vec![IntScheme::from_f2(&Scheme::naive(Shape::new(2, 3, 4).unwrap()))];
+    f2.push(IntScheme::from_f2(&Scheme::naive(Shape::new(8, 8, 8).unwrap())));
+    f2.push(formats::read_path(&data("7x7x7-r245-seed.b32")).unwrap().scheme);
+    f2.push(formats::read_path(&data("3x3x8-r55-perminov.json")).unwrap().scheme);
     for s in &f2 {
         for format in Format::ALL.into_iter().filter(|f| f.writable()) {
             round_trip(s, format, Ring::F2);
         }
     }
     let z = [
-        formats::read_path(&data("3x3x3-r23-laderman.m"))
-            .unwrap()
-            .scheme,
+        formats::read_path(&data("3x3x3-r23-laderman.m")).unwrap().scheme,
         formats::read_path(&data("7x7x7-r250-perminov-ternary.json"))
             .unwrap()
             .scheme,
@@ -169,29 +137,13 @@ fn bad_content_gives_errors_with_lines() {
     let cases: &[(&[u8], Option<usize>, &str)] = &[
         (b"", None, "empty"),
         (b"\xff\xfe(a11)", Some(1), "UTF-8"),
-        (
-            b"(a11)*(b11)\n(a11)*(b11)*(c11)",
-            Some(1),
-            "one factor each",
-        ),
-        (
-            b"(a11)*(b11)*(c11)\n(a19)*(b11)*(c11)",
-            Some(2),
-            "two indices",
-        ),
-        (
-            b"(a11)*(b11)*(c11)\n(a11+b11)*(b11)*(c11)",
-            Some(2),
-            "one matrix",
-        ),
+        (b"(a11)*(b11)\n(a11)*(b11)*(c11)", Some(1), "one factor each"),
+        (b"(a11)*(b11)*(c11)\n(a19)*(b11)*(c11)", Some(2), "two indices"),
+        (b"(a11)*(b11)*(c11)\n(a11+b11)*(b11)*(c11)", Some(2), "one matrix"),
         (b"{{{{1}},{{1}},{{1}}}", Some(1), "truncated"),
         (b"2 2 2 7\n1 0\n", Some(2), "needs 28"),
         (b"9 2 2 1\n", Some(1), "not supported"),
-        (
-            b"2 2 2 1000000000000\n",
-            Some(1),
-            "larger than the supported",
-        ),
+        (b"2 2 2 1000000000000\n", Some(1), "larger than the supported"),
         (
             b"{\"n\":[1,1,1],\"m\":2,\"u\":[[1]],\"v\":[[1]],\"w\":[[1]]}",
             None,
@@ -202,11 +154,7 @@ fn bad_content_gives_errors_with_lines() {
             None,
             "needs 1",
         ),
-        (
-            b"{\"n\":[1,1,1],\"m\":1,\"u\":[[1]],\n\"v\":[[1",
-            Some(2),
-            "truncated",
-        ),
+        (b"{\"n\":[1,1,1],\"m\":1,\"u\":[[1]],\n\"v\":[[1", Some(2), "truncated"),
         (b"BEGIN-RANK1-1X1X1-ZLIB-BASE32\nAAAA\n", None, "END"),
         (b"BEGIN-RANK1-1X9X1-ZLIB-BASE32\n", Some(1), "not supported"),
         (
@@ -219,10 +167,7 @@ fn bad_content_gives_errors_with_lines() {
     for &(bytes, line, needle) in cases {
         let e = formats::read(bytes).expect_err(needle);
         assert_eq!(e.line, line, "{e}");
-        assert!(
-            e.to_string().contains(needle),
-            "'{e}' should mention '{needle}'"
-        );
+        assert!(e.to_string().contains(needle), "'{e}' should mention '{needle}'");
     }
 }
 

@@ -47,8 +47,7 @@ fn shapes() -> impl Strategy<Value = Shape> {
 }
 
 fn valid(shape: Shape, terms: Vec<Term>) -> bool {
-    verify(&Scheme::new(shape, terms.into_iter().filter(|t| !t.is_zero()).collect()).unwrap())
-        .is_ok()
+    verify(&Scheme::new(shape, terms.into_iter().filter(|t| !t.is_zero()).collect()).unwrap()).is_ok()
 }
 
 proptest! {
@@ -132,10 +131,7 @@ fn group_tensor(group: &[Term]) -> [u64; 64] {
 
 /// Rank over F2 by plain row reduction: an independent oracle for the tests.
 fn matrix_rank(group: &[Term]) -> usize {
-    let mut rows: Vec<u64> = group_tensor(group)
-        .into_iter()
-        .filter(|&r| r != 0)
-        .collect();
+    let mut rows: Vec<u64> = group_tensor(group).into_iter().filter(|&r| r != 0).collect();
     let mut rank = 0;
     for bit in 0..64 {
         let Some(i) = rows.iter().position(|r| r >> bit & 1 == 1) else {

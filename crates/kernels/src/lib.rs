@@ -1,33 +1,19 @@
+//! GPU kernels of flipgraph, written in Rust and built to PTX for `nvptx64-nvidia-cuda`
+//! (crates/cli/build.rs builds them; DESIGN.md section 2 has the recipe).
+//!
+//! - [`warp`]: the warp instructions (match.any.sync, ballot, shuffle, lane id) as small safe
+//!   wrappers.
+//! - [`walk`]: the walk kernel, one warp per scheme, built on the moves of flipgraph-core.
 #![no_std]
-#![feature(abi_ptx, link_llvm_intrinsics, asm_experimental_arch)]
+#![feature(abi_ptx, link_llvm_intrinsics, asm_experimental_arch, stdarch_nvptx, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
 #![allow(internal_features)]
 
-use core::panic::PanicInfo;
+pub mod walk;
+pub mod warp;
 
 #[panic_handler]
-fn panic(_: &PanicInfo) -> ! {
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // A trap aborts the launch; the host reports it with the kernel's name.
+    unsafe { core::arch::asm!("trap;") };
     loop {}
-}
-
-unsafe extern "C" {
-    #[link_name = "llvm.nvvm.match.any.sync.i64"]
-    fn match_any_i64(mask: u32, value: u64) -> u32;
-    #[link_name = "llvm.nvvm.vote.ballot.sync"]
-    fn ballot(mask: u32, pred: bool) -> u32;
-}
-
-#[inline(always)]
-fn lane() -> u32 {
-    let l: u32;
-    unsafe { core::arch::asm!("mov.u32 {}, %laneid;", out(reg32) l) };
-    l
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn probe(input: *const u64, out: *mut u32) {
-    let l = lane();
-    let v = unsafe { *input.add(l as usize) };
-    let m = unsafe { match_any_i64(u32::MAX, v) };
-    let b = unsafe { ballot(u32::MAX, v & 1 == 1) };
-    unsafe { *out.add(l as usize) = m ^ b };
 }

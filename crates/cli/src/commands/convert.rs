@@ -14,9 +14,7 @@ use crate::schemes::read_checked;
 /// Convert a scheme between formats. The scheme is verified first; a scheme valid over Z keeps
 /// its integer coefficients unless --mod2 is given (the seed format always holds F2).
 #[derive(clap::Args)]
-#[command(
-    after_help = "Formats: letter (.exp), json (Perminov JSON), txt (Perminov txt), seed (zlib-base32 block)."
-)]
+#[command(after_help = "Formats: letter (.exp), json (Perminov JSON), txt (Perminov txt), seed (zlib-base32 block).")]
 pub struct Args {
     /// The scheme to convert (any readable format).
     input: PathBuf,
@@ -43,19 +41,12 @@ fn parse_writable(s: &str) -> Result<Format, String> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let checked = read_checked(&args.input)?;
     let (scheme, ring) = match checked.ring() {
-        Some(Ring::Z) if !args.mod2 && args.to != Format::Seed => {
-            (checked.file.scheme.clone(), Ring::Z)
-        }
+        Some(Ring::Z) if !args.mod2 && args.to != Format::Seed => (checked.file.scheme.clone(), Ring::Z),
         Some(_) => (IntScheme::from_f2(&checked.f2_scheme()), Ring::F2),
         None => bail!(
             "{}: not a valid scheme, not converting: {}",
             args.input.display(),
-            checked
-                .f2
-                .as_ref()
-                .err()
-                .map(|d| d.to_string())
-                .unwrap_or_default()
+            checked.f2.as_ref().err().map(|d| d.to_string()).unwrap_or_default()
         ),
     };
     let text = formats::write(&scheme, args.to, ring)?;

@@ -31,12 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(ring) => println!("valid over: {ring}"),
         None => println!(
             "valid over: nothing ({})",
-            checked
-                .f2
-                .as_ref()
-                .err()
-                .map(ToString::to_string)
-                .unwrap_or_default()
+            checked.f2.as_ref().err().map(ToString::to_string).unwrap_or_default()
         ),
     }
     for pos in Position::ALL {

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod convert;
+pub mod gpu;
 pub mod info;
 pub mod search;
 pub mod verify;

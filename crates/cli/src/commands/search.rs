@@ -87,6 +87,7 @@ impl EngineArgs {
                 walkers: self.walkers,
                 config: self.walk_config(),
                 device: 0,
+                log_entries: 0,
             };
             Ok(Box::new(GpuEngine::open(shape, options)?))
         };
@@ -101,12 +102,11 @@ impl EngineArgs {
     }
 
     pub fn round_steps(&self, engine: &dyn Engine) -> u64 {
-        self.round_steps
-            .unwrap_or(if engine.describe().starts_with("gpu") {
-                1 << 14
-            } else {
-                1 << 18
-            })
+        self.round_steps.unwrap_or(if engine.describe().starts_with("gpu") {
+            1 << 14
+        } else {
+            1 << 18
+        })
     }
 }
 
@@ -202,10 +202,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
             };
             if let (Some(size), Some(_)) = (args.size, &args.from) {
                 if size != scheme.shape() {
-                    bail!(
-                        "--size {size} does not match the shape {} of --from",
-                        scheme.shape()
-                    );
+                    bail!("--size {size} does not match the shape {} of --from", scheme.shape());
                 }
             }
             let shape = scheme.shape();
@@ -243,17 +240,9 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let progress = Progress::new(args.json, args.quiet);
-    let driver = Driver::new(
-        engine.as_mut(),
-        config,
-        start,
-        Some(output),
-        progress,
-        process_start,
-    )?;
+    let driver = Driver::new(engine.as_mut(), config, start, Some(output), progress, process_start)?;
     let summary = driver.run(&stop)?;
     let secs = summary.walk_time.as_secs_f64().max(1e-9);
     let why = match summary.stop {

@@ -47,11 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             s.shape,
             s.rank()
         );
-        let f2_note = if checked.f2.is_ok() {
-            " (valid over F2)"
-        } else {
-            ""
-        };
+        let f2_note = if checked.f2.is_ok() { " (valid over F2)" } else { "" };
         let verdict = match (args.ring, &checked.z, &checked.f2) {
             (Ring::Z, Some(Err(d)), _) => Err(format!("INVALID over Z{f2_note}: {d}")),
             (_, _, Err(d)) => Err(format!("INVALID over F2: {d}")),
@@ -65,9 +61,5 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    Ok(if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -34,11 +34,7 @@ impl CpuEngine {
 
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
-        format!(
-            "cpu: {} walkers on {} threads",
-            self.walkers.len(),
-            self.threads
-        )
+        format!("cpu: {} walkers on {} threads", self.walkers.len(), self.threads)
     }
 
     fn walkers(&self) -> usize {
@@ -82,9 +78,10 @@ impl Engine for CpuEngine {
     }
 
     fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
-        Ok(self.walkers[walker]
-            .as_ref()
-            .context("walker not loaded")?
-            .best())
+        Ok(self.walkers[walker].as_ref().context("walker not loaded")?.best())
+    }
+
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        Ok(self.walkers[walker].as_ref().context("walker not loaded")?.scheme())
     }
 }

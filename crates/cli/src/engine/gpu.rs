@@ -1,43 +1,352 @@
-//! The GPU engine (cudarc): one warp per scheme.
+//! The GPU engine: the walk kernel of crates/kernels (one warp per scheme) driven through
+//! cudarc. The driver library is loaded at run time, so the binary starts on machines without
+//! one; there `open` fails with a clear message and `--backend auto` takes the CPU.
 
-use anyhow::{bail, Result};
-use flipgraph_core::walk::WalkConfig;
-use flipgraph_core::{Scheme, Shape};
+use std::collections::HashMap;
+use std::sync::Arc;
 
-use super::{Engine, Round};
+use anyhow::{anyhow, bail, Context, Result};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::Ptx;
+use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, NO_LOAD};
+use flipgraph_core::walk::{Counters, WalkConfig};
+use flipgraph_core::{Scheme, Shape, Term};
+
+use super::{Engine, Round, WalkerStatus};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
 
+/// The kernel's name in the PTX.
+const KERNEL: &str = "walk";
+/// Warps per block.
+const BLOCK_WARPS: usize = 4;
+/// Shared memory the engine plans to use per SM when it sizes the default walker count.
+const SHARED_PER_SM: usize = 200 * 1024;
+/// `WarpState` as 64-bit words (cudarc moves `u64` buffers; bytemuck casts them).
+const STATE_WORDS: usize = std::mem::size_of::<WarpState>() / 8;
+
 /// Settings of the GPU engine.
+#[derive(Clone, Copy, Debug)]
 pub struct GpuOptions {
+    /// Walkers (warps); default: as many as shared memory allows, up to 32 per SM.
     pub walkers: Option<usize>,
+    /// The walk; `max_rank` is the slack above each loaded scheme's rank.
     pub config: WalkConfig,
     pub device: usize,
+    /// Entries of the move log per warp (0: no log).
+    pub log_entries: usize,
 }
 
-pub struct GpuEngine {}
+/// Whether a GPU can be used, and which: the names of the devices, or why not.
+pub fn devices() -> Result<Vec<String>> {
+    // SAFETY: only tries to open the driver library.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        bail!("no NVIDIA driver found (libcuda.so could not be loaded)");
+    }
+    let count = CudaContext::device_count().map_err(|e| anyhow!("the NVIDIA driver reports no device: {e:?}"))?;
+    (0..count as usize)
+        .map(|i| {
+            let ctx = CudaContext::new(i).map_err(|e| anyhow!("device {i}: {e:?}"))?;
+            let name = ctx.name().map_err(|e| anyhow!("device {i}: {e:?}"))?;
+            let sms = ctx
+                .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .unwrap_or(0);
+            Ok(format!("{name} ({sms} SMs)"))
+        })
+        .collect()
+}
+
+pub struct GpuEngine {
+    shape: Shape,
+    stream: Arc<CudaStream>,
+    func: CudaFunction,
+    name: String,
+    options: GpuOptions,
+    walkers: usize,
+    /// Term slots per walker (a multiple of 32).
+    cap: usize,
+    terms: CudaSlice<u64>,
+    best: CudaSlice<u64>,
+    states: CudaSlice<u64>,
+    log: CudaSlice<u32>,
+    host_states: Vec<WarpState>,
+    /// Schemes to load before the next round, in the device layout, and their index by terms.
+    staged: Vec<u64>,
+    staged_index: HashMap<Vec<Term>, u32>,
+}
+
+fn driver(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> anyhow::Error + '_ {
+    move |e| anyhow!("{what}: {e:?}")
+}
 
 impl GpuEngine {
-    pub fn open(_shape: Shape, _options: GpuOptions) -> Result<GpuEngine> {
-        bail!("the GPU engine is not available in this build")
+    /// Opens device `options.device` for walks of `shape`.
+    pub fn open(shape: Shape, options: GpuOptions) -> Result<GpuEngine> {
+        if PTX.is_empty() {
+            bail!(
+                "this flipgraph was built without GPU kernels (the pinned nightly toolchain was missing at build time)"
+            );
+        }
+        devices()?;
+        let ctx = CudaContext::new(options.device).map_err(driver("cannot open the GPU"))?;
+        let name = ctx.name().map_err(driver("device name"))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(driver("SM count"))? as usize;
+        let module = ctx
+            .load_module(Ptx::from_src(PTX))
+            .map_err(driver("cannot load the kernels' PTX"))?;
+        let func = module
+            .load_function(KERNEL)
+            .map_err(driver("kernel 'walk' missing from the PTX"))?;
+        let slack = options.config.max_rank.min(64);
+        let cap = (shape.naive_rank() + slack + 1).div_ceil(32) * 32;
+        let per_warp = 3 * cap * 8;
+        let block_bytes = BLOCK_WARPS * per_warp;
+        func.set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            block_bytes as i32,
+        )
+        .map_err(driver("kernel 'walk': shared memory per block"))?;
+        let walkers = options
+            .walkers
+            .unwrap_or(sms * (SHARED_PER_SM / per_warp).clamp(BLOCK_WARPS, 32));
+        let stream = ctx.default_stream();
+        let words = walkers * 3 * cap;
+        let total_mem = cudarc::driver::result::mem_get_info()
+            .map(|(_, total)| total)
+            .unwrap_or(usize::MAX);
+        let need = (2 * words + walkers * (STATE_WORDS + 2 * options.log_entries.max(1) / 2 + 1)) * 8;
+        if need > total_mem / 2 {
+            bail!(
+                "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
+                need >> 20,
+                total_mem >> 20,
+                walkers * (total_mem / 2) / need
+            );
+        }
+        let alloc = |n: usize| {
+            stream
+                .alloc_zeros::<u64>(n.max(1))
+                .map_err(driver("GPU memory allocation"))
+        };
+        let terms = alloc(words)?;
+        let best = alloc(words)?;
+        let states = alloc(walkers * STATE_WORDS)?;
+        let log = stream
+            .alloc_zeros::<u32>((walkers * 2 * options.log_entries).max(1))
+            .map_err(driver("GPU memory allocation"))?;
+        let host_states = vec![
+            WarpState {
+                load: NO_LOAD,
+                ..WarpState::default()
+            };
+            walkers
+        ];
+        Ok(GpuEngine {
+            shape,
+            stream,
+            func,
+            name: format!("{name} ({sms} SMs)"),
+            options,
+            walkers,
+            cap,
+            terms,
+            best,
+            states,
+            log,
+            host_states,
+            staged: Vec::new(),
+            staged_index: HashMap::new(),
+        })
+    }
+
+    /// Walker `w`'s terms (or best terms) by slot, as on the device.
+    fn slots(&self, buffer: &CudaSlice<u64>, w: usize) -> Result<Vec<Term>> {
+        let n = 3 * self.cap;
+        let words = self
+            .stream
+            .clone_dtoh(&buffer.slice(w * n..(w + 1) * n))
+            .map_err(driver("copy from the GPU"))?;
+        Ok((0..self.cap)
+            .map(|s| Term::new(words[s], words[self.cap + s], words[2 * self.cap + s]))
+            .collect())
+    }
+
+    /// Walker `w`'s current terms by slot (empty slots are zero terms).
+    pub fn current_slots(&self, w: usize) -> Result<Vec<Term>> {
+        self.slots(&self.terms, w)
+    }
+
+    /// Walker `w`'s move log (packed entries) and how many moves it made (the log holds the
+    /// first `log_entries`).
+    pub fn move_log(&self, w: usize) -> Result<(Vec<[u32; 2]>, usize)> {
+        let n = 2 * self.options.log_entries;
+        let words = self
+            .stream
+            .clone_dtoh(&self.log.slice(w * n..(w + 1) * n))
+            .map_err(driver("copy from the GPU"))?;
+        let logged = self.host_states[w].logged as usize;
+        Ok((
+            words
+                .chunks(2)
+                .take(logged.min(self.options.log_entries))
+                .map(|c| [c[0], c[1]])
+                .collect(),
+            logged,
+        ))
+    }
+
+    fn scheme_from(&self, slots: Vec<Term>) -> Result<Scheme> {
+        Ok(Scheme::new(
+            self.shape,
+            slots.into_iter().filter(|t| t.a != 0).collect(),
+        )?)
+    }
+
+    /// The slots a staged scheme occupies: its terms in order, then empty ones.
+    pub fn staged_slots(&self, scheme: &Scheme) -> Vec<Term> {
+        let mut slots = scheme.terms().to_vec();
+        slots.resize(self.cap, Term::default());
+        slots
     }
 }
 
 impl Engine for GpuEngine {
     fn describe(&self) -> String {
-        "gpu".into()
+        format!("gpu: {}, {} walkers (warps)", self.name, self.walkers)
     }
+
     fn walkers(&self) -> usize {
-        0
+        self.walkers
     }
-    fn load(&mut self, _walker: usize, _scheme: &Scheme, _seed: u64) -> Result<()> {
-        bail!("no GPU")
+
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+        let slack = self.options.config.max_rank.min(64);
+        if scheme.rank() + 1 > self.cap {
+            bail!(
+                "a scheme of rank {} does not fit the GPU walker's {} slots",
+                scheme.rank(),
+                self.cap
+            );
+        }
+        let index = match self.staged_index.get(scheme.terms()) {
+            Some(&i) => i,
+            None => {
+                let i = (self.staged.len() / (3 * self.cap)) as u32;
+                let slots = self.staged_slots(scheme);
+                for pos in flipgraph_core::Position::ALL {
+                    self.staged.extend(slots.iter().map(|t| t.get(pos)));
+                }
+                self.staged_index.insert(scheme.terms().to_vec(), i);
+                i
+            }
+        };
+        self.host_states[walker] = WarpState {
+            rng: seed,
+            rank: scheme.rank() as u32,
+            best_rank: scheme.rank() as u32,
+            max_rank: ((scheme.rank() + slack) as u32).min(self.cap as u32 - 1),
+            load: index,
+            ..WarpState::default()
+        };
+        Ok(())
     }
-    fn run_round(&mut self, _steps: u64, _target: usize) -> Result<Round> {
-        bail!("no GPU")
+
+    fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
+        for s in &mut self.host_states {
+            *s = WarpState {
+                rng: s.rng,
+                rank: s.rank,
+                best_rank: s.best_rank,
+                since_reduction: s.since_reduction,
+                max_rank: s.max_rank,
+                load: s.load,
+                logged: s.logged,
+                ..WarpState::default()
+            };
+        }
+        let copy = "copy to the GPU";
+        self.stream
+            .memcpy_htod(
+                bytemuck::cast_slice::<WarpState, u64>(&self.host_states),
+                &mut self.states,
+            )
+            .map_err(driver(copy))?;
+        let staging = self
+            .stream
+            .clone_htod(if self.staged.is_empty() {
+                &[0u64][..]
+            } else {
+                &self.staged
+            })
+            .map_err(driver(copy))?;
+        self.staged.clear();
+        self.staged_index.clear();
+        let config = self.options.config;
+        let flags = if config.generalized { FLAG_GENERALIZED } else { 0 }
+            | if self.options.log_entries > 0 { FLAG_LOG } else { 0 };
+        let (walkers, cap, steps) = (self.walkers as u32, self.cap as u32, steps.min(u32::MAX as u64) as u32);
+        let (target, plateau, log_entries) = (
+            target as u32,
+            config.plateau.min(u32::MAX as u64) as u32,
+            self.options.log_entries as u32,
+        );
+        let launch = LaunchConfig {
+            grid_dim: (self.walkers.div_ceil(BLOCK_WARPS) as u32, 1, 1),
+            block_dim: (32 * BLOCK_WARPS as u32, 1, 1),
+            shared_mem_bytes: (BLOCK_WARPS * 3 * self.cap * 8) as u32,
+        };
+        let mut builder = self.stream.launch_builder(&self.func);
+        builder
+            .arg(&mut self.terms)
+            .arg(&mut self.best)
+            .arg(&mut self.states)
+            .arg(&staging)
+            .arg(&mut self.log)
+            .arg(&walkers)
+            .arg(&cap)
+            .arg(&steps)
+            .arg(&target)
+            .arg(&plateau)
+            .arg(&flags)
+            .arg(&log_entries);
+        // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
+        // `cap` slots; the shared memory is what the kernel indexes.
+        unsafe { builder.launch(launch) }.map_err(driver("launching kernel 'walk'"))?;
+        let words = self
+            .stream
+            .clone_dtoh(&self.states)
+            .map_err(|e| anyhow!("kernel 'walk' failed: {e:?}"))?;
+        self.host_states
+            .copy_from_slice(bytemuck::cast_slice::<u64, WarpState>(&words));
+        let mut round = Round::default();
+        for s in &self.host_states {
+            round.counters += Counters {
+                steps: s.steps,
+                vertices: s.vertices,
+                flips: s.flips,
+                plus: s.plus,
+                reductions: s.reductions,
+                generalized: s.generalized,
+            };
+            round.walkers.push(WalkerStatus {
+                rank: s.rank as usize,
+                best_rank: s.best_rank as usize,
+            });
+        }
+        Ok(round)
     }
-    fn best_scheme(&mut self, _walker: usize) -> Result<Scheme> {
-        bail!("no GPU")
+
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
+        self.scheme_from(slots)
+    }
+
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        let slots = self.current_slots(walker)?;
+        self.scheme_from(slots)
     }
 }

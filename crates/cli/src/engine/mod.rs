@@ -42,4 +42,6 @@ pub trait Engine {
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round>;
     /// The best scheme walker `walker` reached since it was loaded (not yet verified).
     fn best_scheme(&mut self, walker: usize) -> Result<Scheme>;
+    /// The scheme walker `walker` holds now (not yet verified): for audits.
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme>;
 }

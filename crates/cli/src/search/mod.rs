@@ -173,21 +173,13 @@ impl<'a> Driver<'a> {
         let mut window = (Instant::now(), self.counters);
         let walk_start = Instant::now();
         let outcome = loop {
-            if self
-                .pool
-                .best_rank()
-                .is_some_and(|r| r <= self.config.target)
-            {
+            if self.pool.best_rank().is_some_and(|r| r <= self.config.target) {
                 break Stop::Target;
             }
             if stop.load(Ordering::Relaxed) {
                 break Stop::Interrupted;
             }
-            if self
-                .config
-                .time_limit
-                .is_some_and(|t| self.started.elapsed() >= t)
-            {
+            if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
                 break Stop::TimeLimit;
             }
             self.round()?;
@@ -228,9 +220,7 @@ impl<'a> Driver<'a> {
     /// One round: every walker walks, improvements are verified into the pool, walkers that
     /// fell behind or stalled restart from the pool.
     fn round(&mut self) -> Result<()> {
-        let round = self
-            .engine
-            .run_round(self.config.steps_per_round, self.config.target)?;
+        let round = self.engine.run_round(self.config.steps_per_round, self.config.target)?;
         self.counters += round.counters;
         self.rounds += 1;
         for (w, status) in round.walkers.iter().enumerate() {
@@ -293,10 +283,8 @@ impl<'a> Driver<'a> {
             .first()
             .map(|p| format!(" -> {}", p.display()))
             .unwrap_or_default();
-        self.progress.note(
-            &event,
-            &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()),
-        );
+        self.progress
+            .note(&event, &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()));
         if let Some(out) = &mut self.output {
             out.event(&event)?;
         }

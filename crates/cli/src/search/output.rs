@@ -57,10 +57,8 @@ impl Checkpoint {
 
     pub fn read(dir: &Path) -> Result<Checkpoint> {
         let path = dir.join(CHECKPOINT);
-        let text =
-            fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))
+        let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))
     }
 }
 
@@ -68,8 +66,7 @@ impl Output {
     /// Opens (creating it if needed) the output folder. A folder that already holds a checkpoint
     /// is only reused with `resume`, so a new search never mixes with an old one.
     pub fn open(dir: &Path, formats: Vec<Format>, resume: bool) -> Result<Output> {
-        fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+        fs::create_dir_all(dir).with_context(|| format!("cannot create the output folder {}", dir.display()))?;
         if !resume && dir.join(CHECKPOINT).exists() {
             bail!(
                 "{} already holds a search (checkpoint.json); continue it with --resume {0} or choose another --out",
@@ -89,22 +86,15 @@ impl Output {
         })
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Writes a verified scheme in every chosen format; returns the paths.
     pub fn write_scheme(&self, scheme: &Scheme) -> Result<Vec<PathBuf>> {
         let int = IntScheme::from_f2(scheme);
         let mut paths = Vec::new();
         for &format in &self.formats {
             let text = formats::write(&int, format, Ring::F2)?;
-            let path = self.dir.join(format!(
-                "{}-r{}.{}",
-                scheme.shape(),
-                scheme.rank(),
-                format.extension()
-            ));
+            let path = self
+                .dir
+                .join(format!("{}-r{}.{}", scheme.shape(), scheme.rank(), format.extension()));
             write_atomic(&path, text.as_bytes())?;
             paths.push(path);
         }
@@ -114,9 +104,7 @@ impl Output {
     /// Appends one JSON line to the event log.
     pub fn event(&mut self, event: &serde_json::Value) -> Result<()> {
         writeln!(self.events, "{event}").context("cannot append to the event log")?;
-        self.events
-            .flush()
-            .context("cannot append to the event log")
+        self.events.flush().context("cannot append to the event log")
     }
 
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {

@@ -38,10 +38,7 @@ impl Pool {
         match self.best_rank() {
             None => true,
             Some(best) if rank < best => true,
-            Some(_) => self
-                .by_rank
-                .get(&rank)
-                .is_some_and(|v| v.len() < self.per_rank),
+            Some(_) => self.by_rank.get(&rank).is_some_and(|v| v.len() < self.per_rank),
         }
     }
 

@@ -33,9 +33,7 @@ impl Expr {
     /// The one matrix this expression is linear in, if it is a single scaled linear form.
     fn linear_position(&self) -> Option<Position> {
         match self.factors.iter().filter(|f| f.is_some()).count() {
-            1 => Position::ALL
-                .into_iter()
-                .find(|p| self.factors[p.index()].is_some()),
+            1 => Position::ALL.into_iter().find(|p| self.factors[p.index()].is_some()),
             _ => None,
         }
     }
@@ -44,14 +42,8 @@ impl Expr {
     fn into_linear(self, pos: Position) -> Linear {
         let scale = self.scale;
         let [a, b, c] = self.factors;
-        let f = [a, b, c]
-            .into_iter()
-            .nth(pos.index())
-            .flatten()
-            .unwrap_or_default();
-        f.into_iter()
-            .map(|(r, c, k)| (r, c, k.saturating_mul(scale)))
-            .collect()
+        let f = [a, b, c].into_iter().nth(pos.index()).flatten().unwrap_or_default();
+        f.into_iter().map(|(r, c, k)| (r, c, k.saturating_mul(scale))).collect()
     }
 }
 
@@ -123,11 +115,7 @@ impl Parser<'_> {
     }
 
     fn peek(&mut self) -> Option<u8> {
-        while self
-            .chars
-            .get(self.at)
-            .is_some_and(|c| c.is_ascii_whitespace())
-        {
+        while self.chars.get(self.at).is_some_and(|c| c.is_ascii_whitespace()) {
             self.at += 1;
         }
         self.chars.get(self.at).copied()
@@ -148,10 +136,7 @@ impl Parser<'_> {
         let scale = expr.scale;
         match expr.factors {
             [Some(a), Some(b), Some(c)] => {
-                let a = a
-                    .into_iter()
-                    .map(|(r, c, k)| (r, c, k.saturating_mul(scale)))
-                    .collect();
+                let a = a.into_iter().map(|(r, c, k)| (r, c, k.saturating_mul(scale))).collect();
                 Ok([a, b, c])
             }
             _ => Err(self.error("a term needs one factor each of a, b and c")),
@@ -164,9 +149,7 @@ impl Parser<'_> {
         while matches!(self.peek(), Some(b'+') | Some(b'-')) {
             let start = self.at;
             let next = self.product(depth)?;
-            let pos = acc
-                .linear_position()
-                .filter(|&p| next.linear_position() == Some(p));
+            let pos = acc.linear_position().filter(|&p| next.linear_position() == Some(p));
             let Some(pos) = pos else {
                 self.at = start;
                 return Err(self.error("only entries of one matrix can be added"));
@@ -270,15 +253,10 @@ impl Parser<'_> {
             Some(b'b') => Position::B,
             Some(b'c') => Position::C,
             Some(c) if c.is_ascii_graphic() => {
-                return Err(self.error(format!(
-                    "expected a variable like a12, found '{}'",
-                    c as char
-                )))
+                return Err(self.error(format!("expected a variable like a12, found '{}'", c as char)))
             }
             Some(c) => return Err(self.error(format!("unexpected byte 0x{c:02x}"))),
-            None => {
-                return Err(self.error("expected a variable like a12, found the end of the line"))
-            }
+            None => return Err(self.error("expected a variable like a12, found the end of the line")),
         };
         let digit = |p: &Parser, k: usize| {
             p.chars
@@ -287,12 +265,7 @@ impl Parser<'_> {
                 .map(|c| (c - b'1') as usize)
         };
         match (digit(self, 1), digit(self, 2)) {
-            (Some(r), Some(c))
-                if !self
-                    .chars
-                    .get(self.at + 3)
-                    .is_some_and(u8::is_ascii_alphanumeric) =>
-            {
+            (Some(r), Some(c)) if !self.chars.get(self.at + 3).is_some_and(u8::is_ascii_alphanumeric) => {
                 self.at += 3;
                 Ok((pos, r, c))
             }
@@ -328,13 +301,7 @@ pub fn write(scheme: &IntScheme) -> String {
                 } else {
                     format!("{}*", x.unsigned_abs())
                 };
-                let _ = write!(
-                    out,
-                    "{sign}{mag}{}{}{}",
-                    pos.letter(),
-                    i / cols + 1,
-                    i % cols + 1
-                );
+                let _ = write!(out, "{sign}{mag}{}{}{}", pos.letter(), i / cols + 1, i % cols + 1);
                 first = false;
             }
             out.push(')');

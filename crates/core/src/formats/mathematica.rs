@@ -82,12 +82,7 @@ impl Lexer<'_> {
                                 format!("expected ',' or '}}', found '{}'", c as char),
                             ))
                         }
-                        None => {
-                            return Err(ParseError::at(
-                                self.line,
-                                "the file ends inside a list (truncated?)",
-                            ))
-                        }
+                        None => return Err(ParseError::at(self.line, "the file ends inside a list (truncated?)")),
                     }
                 }
             }
@@ -130,12 +125,7 @@ fn matrix(node: &Node, what: &str) -> Result<(usize, usize, Vec<i64>), ParseErro
         for x in row {
             match x {
                 Node::Int(v, _) => values.push(*v),
-                Node::List(_, l) => {
-                    return Err(ParseError::at(
-                        *l,
-                        format!("{what}: expected a number, found a list"),
-                    ))
-                }
+                Node::List(_, l) => return Err(ParseError::at(*l, format!("{what}: expected a number, found a list"))),
             }
         }
     }
@@ -152,10 +142,7 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
     let root = lexer.node(0)?;
     lexer.skip_space();
     if lexer.at < lexer.bytes.len() {
-        return Err(ParseError::at(
-            lexer.line,
-            "unexpected text after the closing '}'",
-        ));
+        return Err(ParseError::at(lexer.line, "unexpected text after the closing '}'"));
     }
     let items = root.list("the scheme")?;
     check_rank(items.len(), Some(root.line()))?;
@@ -169,11 +156,7 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
                 format!("a term needs 3 factors, found {}", factors.len()),
             ));
         };
-        let (a, b, c) = (
-            matrix(a, "factor A")?,
-            matrix(b, "factor B")?,
-            matrix(c, "factor C")?,
-        );
+        let (a, b, c) = (matrix(a, "factor A")?, matrix(b, "factor B")?, matrix(c, "factor C")?);
         // A is n x m, B m x p, C^T p x n.
         if a.1 != b.0 || b.1 != c.0 || c.1 != a.0 {
             return Err(ParseError::at(
@@ -188,10 +171,7 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
         if *shape.get_or_insert(this) != this {
             return Err(ParseError::at(
                 item.line(),
-                format!(
-                    "this term has shape {this}, the first had {}",
-                    shape.unwrap()
-                ),
+                format!("this term has shape {this}, the first had {}", shape.unwrap()),
             ));
         }
         terms.push(IntTerm {

@@ -94,9 +94,7 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == s || f.extension() == s)
-            .ok_or_else(|| {
-                format!("unknown format '{s}' (expected letter, mathematica, json, txt or seed)")
-            })
+            .ok_or_else(|| format!("unknown format '{s}' (expected letter, mathematica, json, txt or seed)"))
     }
 }
 
@@ -207,8 +205,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if fields.iter().all(|f| f.parse::<i64>().is_ok()) {
         return Ok(Format::PerminovTxt);
     }
-    if trimmed.starts_with(['(', 'a', 'b', 'c', '-', '+'])
-        || trimmed.chars().next().is_some_and(|c| c.is_ascii_digit())
+    if trimmed.starts_with(['(', 'a', 'b', 'c', '-', '+']) || trimmed.chars().next().is_some_and(|c| c.is_ascii_digit())
     {
         return Ok(Format::Letter);
     }
@@ -218,16 +215,10 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 /// Reads a scheme from raw bytes, detecting the format.
 pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = 1 + bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
         ParseError::at(
             line,
-            format!(
-                "not UTF-8 text (invalid byte at offset {})",
-                e.valid_up_to()
-            ),
+            format!("not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
         )
     })?;
     let format = detect(text)?;
@@ -267,9 +258,7 @@ pub enum WriteError {
     #[error("cannot write the {0} format")]
     Unsupported(Format),
     /// The seed block holds bits only.
-    #[error(
-        "the seed format holds F2 schemes only; this scheme has a coefficient outside 0 and 1"
-    )]
+    #[error("the seed format holds F2 schemes only; this scheme has a coefficient outside 0 and 1")]
     NotBinary,
 }
 

@@ -58,11 +58,7 @@ pub fn read(text: &str) -> Result<(IntScheme, Ring), ParseError> {
         .zip(doc.w)
         .map(|((a, b), c)| IntTerm { factors: [a, b, c] })
         .collect();
-    let ring = if doc.z2.unwrap_or(true) {
-        Ring::F2
-    } else {
-        Ring::Z
-    };
+    let ring = if doc.z2.unwrap_or(true) { Ring::F2 } else { Ring::Z };
     Ok((IntScheme { shape, terms }, ring))
 }
 

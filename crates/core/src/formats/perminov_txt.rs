@@ -8,39 +8,28 @@ use crate::scheme::{IntScheme, IntTerm};
 
 /// Reads Perminov txt.
 pub fn read(text: &str) -> Result<IntScheme, ParseError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (hl, header) = lines
-        .next()
-        .ok_or_else(|| ParseError::whole("the file is empty"))?;
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (hl, header) = lines.next().ok_or_else(|| ParseError::whole("the file is empty"))?;
     let nums: Vec<usize> = header
         .split_whitespace()
         .map(str::parse)
         .collect::<Result<_, _>>()
         .map_err(|_| ParseError::at(hl + 1, "the header must be four numbers: n m p rank"))?;
     let [n, m, p, rank] = nums[..] else {
-        return Err(ParseError::at(
-            hl + 1,
-            "the header must be four numbers: n m p rank",
-        ));
+        return Err(ParseError::at(hl + 1, "the header must be four numbers: n m p rank"));
     };
     let shape = shape_at(n, m, p, Some(hl + 1))?;
     check_rank(rank, Some(hl + 1))?;
     let mut columns = Vec::with_capacity(3);
     for (name, len) in ["U", "V", "W"].into_iter().zip(factor_lengths(shape)) {
         let Some((i, line)) = lines.next() else {
-            return Err(ParseError::whole(format!(
-                "the {name} line is missing (truncated?)"
-            )));
+            return Err(ParseError::whole(format!("the {name} line is missing (truncated?)")));
         };
         let values: Vec<i64> = line
             .split_whitespace()
             .map(|v| {
-                v.parse().map_err(|_| {
-                    ParseError::at(i + 1, format!("'{v}' in the {name} line is not an integer"))
-                })
+                v.parse()
+                    .map_err(|_| ParseError::at(i + 1, format!("'{v}' in the {name} line is not an integer")))
             })
             .collect::<Result<_, _>>()?;
         if values.len() != rank * len {

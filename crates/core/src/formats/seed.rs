@@ -74,10 +74,7 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
     for (i, l) in lines {
         if let Some(rest) = l.trim().strip_prefix("END-") {
             if parse_header(rest, i + 1)? != (rank, shape) {
-                return Err(ParseError::at(
-                    i + 1,
-                    "the END line does not match the BEGIN line",
-                ));
+                return Err(ParseError::at(i + 1, "the END line does not match the BEGIN line"));
             }
             end = Some(i);
             break;
@@ -111,17 +108,13 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
         let mut at = 0;
         for (k, &(r, c)) in dims.iter().enumerate() {
             let len = bytes_for(r * c);
-            f[k] = chunk[at..at + len]
-                .iter()
-                .rev()
-                .fold(0, |acc, &b| acc << 8 | b as u64);
+            f[k] = chunk[at..at + len].iter().rev().fold(0, |acc, &b| acc << 8 | b as u64);
             at += len;
         }
         let term = Term::new(f[0], f[1], transpose(f[2], n, p));
         terms.push(term);
     }
-    let scheme =
-        Scheme::new(shape, terms).map_err(|e| ParseError::whole(format!("seed block: {e}")))?;
+    let scheme = Scheme::new(shape, terms).map_err(|e| ParseError::whole(format!("seed block: {e}")))?;
     Ok(IntScheme::from_f2(&scheme))
 }
 
@@ -141,8 +134,7 @@ pub fn write(scheme: &IntScheme) -> Result<String, WriteError> {
     }
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     std::io::Write::write_all(&mut z, &raw).expect("writing to memory cannot fail");
-    let encoded =
-        data_encoding::BASE32_NOPAD.encode(&z.finish().expect("writing to memory cannot fail"));
+    let encoded = data_encoding::BASE32_NOPAD.encode(&z.finish().expect("writing to memory cannot fail"));
     let header = format!("RANK{}-{n}X{m}X{p}-ZLIB-BASE32", scheme.rank());
     let mut out = format!("BEGIN-{header}\n");
     for line in encoded.as_bytes().chunks(76) {

@@ -175,10 +175,7 @@ impl Bases {
 impl Walker {
     /// A walker on `scheme` (zero terms dropped; any reductions it allows are taken at once).
     pub fn new(scheme: &Scheme, config: WalkConfig, seed: u64) -> Walker {
-        let capacity = scheme
-            .rank()
-            .max(config.max_rank.min(2 * scheme.shape().naive_rank()))
-            + 2;
+        let capacity = scheme.rank().max(config.max_rank.min(2 * scheme.shape().naive_rank())) + 2;
         let mut w = Walker {
             shape: scheme.shape(),
             config,
@@ -263,9 +260,7 @@ impl Walker {
         if self.multi.is_empty() {
             return self.plus_move();
         }
-        if self.config.plateau > 0
-            && self.since_reduction >= self.config.plateau
-            && self.rank() < self.config.max_rank
+        if self.config.plateau > 0 && self.since_reduction >= self.config.plateau && self.rank() < self.config.max_rank
         {
             return self.plus_move();
         }
@@ -342,10 +337,7 @@ impl Walker {
     /// `before` is the rank before the move that queued them.
     fn reduce_pending(&mut self, before: usize) {
         while let Some((t, mask)) = self.work.pop() {
-            for pos in Position::ALL
-                .into_iter()
-                .filter(|p| mask & 1 << p.index() != 0)
-            {
+            for pos in Position::ALL.into_iter().filter(|p| mask & 1 << p.index() != 0) {
                 if self.alive_at[t as usize] == NONE {
                     break;
                 }
@@ -548,11 +540,7 @@ impl Walker {
 
     fn detach(&mut self, t: u32, pos: Position) {
         let p = pos.index();
-        let Link {
-            group: g,
-            prev,
-            next,
-        } = self.links[t as usize][p];
+        let Link { group: g, prev, next } = self.links[t as usize][p];
         if prev != NONE {
             self.links[prev as usize][p].next = next;
         } else {
@@ -603,8 +591,7 @@ impl Walker {
                 assert_eq!(g.count as usize, members, "group count");
                 assert_eq!(
                     g.count >= 2,
-                    self.multi
-                        .contains(&self.links[t as usize][pos.index()].group)
+                    self.multi.contains(&self.links[t as usize][pos.index()].group)
                 );
             }
         }
@@ -612,21 +599,14 @@ impl Walker {
         let distinct: usize = Position::ALL
             .into_iter()
             .map(|pos| {
-                let mut keys: Vec<Factor> = self
-                    .alive
-                    .iter()
-                    .map(|&t| self.terms[t as usize].get(pos))
-                    .collect();
+                let mut keys: Vec<Factor> = self.alive.iter().map(|&t| self.terms[t as usize].get(pos)).collect();
                 keys.sort_unstable();
                 keys.dedup();
                 keys.len()
             })
             .sum();
         assert_eq!(live_groups, distinct, "groups");
-        assert!(self
-            .tables
-            .iter()
-            .all(|t| t.slots() >= 2 * self.alive.len()));
+        assert!(self.tables.iter().all(|t| t.slots() >= 2 * self.alive.len()));
     }
 }
 
@@ -636,8 +616,7 @@ mod tests {
     use crate::verify::verify;
 
     fn shapes() -> [Shape; 5] {
-        [(2, 2, 2), (3, 3, 3), (2, 3, 4), (4, 4, 4), (5, 5, 5)]
-            .map(|(n, m, p)| Shape::new(n, m, p).unwrap())
+        [(2, 2, 2), (3, 3, 3), (2, 3, 4), (4, 4, 4), (5, 5, 5)].map(|(n, m, p)| Shape::new(n, m, p).unwrap())
     }
 
     #[test]
@@ -678,10 +657,7 @@ mod tests {
         assert_eq!(c.vertices, c.flips + c.plus);
         assert!(c.vertices <= c.steps);
         // Every removed term came from the naive terms or from a plus move.
-        assert_eq!(
-            w.rank() as u64,
-            shape.naive_rank() as u64 + c.plus - c.reductions
-        );
+        assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
         assert!(c.reductions > 0 && c.plus > 0, "{c:?}");
     }
 
@@ -723,11 +699,7 @@ mod tests {
         // Split one term into two that share two factors: the walker must merge them back.
         terms.push(Term::new(t.a, t.b, t.c ^ 1));
         terms.push(Term::new(t.a, t.b, 1));
-        let w = Walker::new(
-            &Scheme::new(shape, terms).unwrap(),
-            WalkConfig::default(),
-            0,
-        );
+        let w = Walker::new(&Scheme::new(shape, terms).unwrap(), WalkConfig::default(), 0);
         assert_eq!(w.rank(), 8);
         w.check_invariants();
     }

@@ -1,0 +1,259 @@
+//! `flipgraph bench`: throughput per size from the naive scheme, and time to a rank.
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use flipgraph_core::verify::verify;
+use flipgraph_core::walk::Counters;
+use flipgraph_core::{Scheme, Shape};
+use serde_json::json;
+
+use super::search::EngineArgs;
+use crate::search::progress::{si, Progress};
+use crate::search::{Driver, SearchConfig, Start};
+
+/// Measure: vertices/s, steps/s and rank reached per size from the naive scheme; or the wall
+/// time from process start to a verified scheme of a given rank.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  flipgraph bench --backend cpu --sizes 3,4,5,6,7,8 --seconds 10
+  flipgraph bench --backend gpu --sizes 4 --seconds 20 --json
+  flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
+pub struct Args {
+    /// Sizes (square N or NxMxP), comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
+    sizes: Vec<Shape>,
+    /// Seconds per size.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Measure the wall time to a rank instead, as SHAPE:RANK (each run is a fresh process).
+    #[arg(long, value_parser = parse_time_to_rank)]
+    time_to_rank: Option<(Shape, usize)>,
+    /// Runs of --time-to-rank (seeds 1..=runs).
+    #[arg(long, default_value_t = 10)]
+    runs: u64,
+    /// Give up a --time-to-rank run after this long.
+    #[arg(long, value_parser = super::search::parse_duration, default_value = "600s")]
+    timeout: Duration,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+fn parse_time_to_rank(s: &str) -> Result<(Shape, usize), String> {
+    let (shape, rank) = s.split_once(':').ok_or("expected SHAPE:RANK, like 4x4x4:47")?;
+    Ok((
+        shape.parse().map_err(|e| format!("{e}"))?,
+        rank.parse().map_err(|_| "bad rank")?,
+    ))
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.time_to_rank {
+        Some((shape, rank)) => time_to_rank(&args, shape, rank),
+        None => throughput(&args),
+    }
+}
+
+fn throughput(args: &Args) -> Result<ExitCode> {
+    let mut rows = Vec::new();
+    let mut engine_name = String::new();
+    for &shape in &args.sizes {
+        let mut engine = args.engine.open(shape)?;
+        engine_name = engine.describe();
+        let config = SearchConfig {
+            shape,
+            target: 1,
+            time_limit: Some(Duration::from_secs_f64(args.seconds)),
+            seed: args.engine.seed,
+            steps_per_round: args.engine.round_steps(engine.as_ref()),
+            patience: args.engine.patience,
+            pool_per_rank: 64,
+            checkpoint_every: Duration::from_secs(3600),
+        };
+        let start = Start {
+            pool: vec![Scheme::naive(shape)],
+            elapsed: Duration::ZERO,
+            counters: Counters::default(),
+            rounds: 0,
+        };
+        let driver = Driver::new(
+            engine.as_mut(),
+            config,
+            start,
+            None,
+            Progress::new(false, true),
+            Instant::now(),
+        )?;
+        let summary = driver.run(&AtomicBool::new(false))?;
+        // Audit: every walker's scheme at the end must verify.
+        let audited = engine.walkers();
+        let mut invalid = 0;
+        for w in 0..audited {
+            if verify(&engine.current_scheme(w)?).is_err() {
+                invalid += 1;
+            }
+        }
+        let secs = summary.walk_time.as_secs_f64();
+        let c = summary.counters;
+        let row = json!({
+            "size": shape.to_string(),
+            "engine": engine_name,
+            "seconds": secs,
+            "vertices": c.vertices,
+            "steps": c.steps,
+            "vertices_per_s": c.vertices as f64 / secs,
+            "steps_per_s": c.steps as f64 / secs,
+            "rank": summary.best.rank(),
+            "flips": c.flips, "plus": c.plus, "reductions": c.reductions, "generalized": c.generalized,
+            "walkers_audited": audited,
+            "walkers_invalid": invalid,
+            "rejected": summary.rejected,
+        });
+        if !args.json {
+            eprintln!(
+                "{}: {} vertices/s, rank {}",
+                shape,
+                si(c.vertices as f64 / secs),
+                summary.best.rank()
+            );
+        }
+        if invalid > 0 || summary.rejected > 0 {
+            bail!(
+                "{shape}: {invalid} walkers hold invalid schemes, {} improvements failed verification",
+                summary.rejected
+            );
+        }
+        rows.push(row);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        println!("engine: {engine_name}");
+        println!("| size | vertices/s | steps/s | rank reached | seconds | walkers audited |");
+        println!("|---|---|---|---|---|---|");
+        for r in &rows {
+            println!(
+                "| {} | {} | {} | {} | {:.1} | {} valid |",
+                r["size"].as_str().unwrap_or(""),
+                si(r["vertices_per_s"].as_f64().unwrap_or(0.0)),
+                si(r["steps_per_s"].as_f64().unwrap_or(0.0)),
+                r["rank"],
+                r["seconds"].as_f64().unwrap_or(0.0),
+                r["walkers_audited"]
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `flipgraph search` as fresh processes and times each from spawn to exit.
+fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
+    let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
+    let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
+    let mut times = Vec::new();
+    let mut failures = 0;
+    for seed in 1..=args.runs {
+        let out: PathBuf = tmp.join(format!("run{seed}"));
+        let _ = std::fs::remove_dir_all(&out);
+        let mut cmd = Command::new(&exe);
+        cmd.args([
+            "search",
+            "--quiet",
+            "--size",
+            &shape.to_string(),
+            "--target-rank",
+            &rank.to_string(),
+        ])
+        .args([
+            "--seed",
+            &seed.to_string(),
+            "--time",
+            &format!("{}s", args.timeout.as_secs_f64()),
+        ])
+        .arg("--out")
+        .arg(&out)
+        .args(engine_flags(&args.engine))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+        let started = Instant::now();
+        let status = cmd.status().context("cannot start flipgraph search")?;
+        let secs = started.elapsed().as_secs_f64();
+        let reached = (0..=rank).rev().find_map(|r| {
+            let path = out.join(format!("{shape}-r{r}.json"));
+            path.exists().then_some(path)
+        });
+        let ok = match &reached {
+            Some(path) => crate::schemes::read_valid_f2(path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok()),
+            None => false,
+        };
+        if status.success() && ok {
+            times.push(secs);
+            eprintln!("run {seed}: rank {rank} in {secs:.2}s");
+        } else {
+            failures += 1;
+            eprintln!("run {seed}: no rank {rank} within {:.0}s", args.timeout.as_secs_f64());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = match sorted.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    };
+    let mean = sorted.iter().sum::<f64>() / sorted.len().max(1) as f64;
+    let result = json!({
+        "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": failures,
+        "mean_s": mean, "median_s": median, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
+        "generalized_flips": !args.engine.no_generalized_flips,
+    });
+    if args.json {
+        println!("{result}");
+    } else {
+        println!(
+            "{shape} to rank {rank}: {}/{} runs reached it; mean {mean:.2}s, median {median:.2}s, min {:.2}s, max {:.2}s",
+            sorted.len(),
+            args.runs,
+            sorted.first().unwrap_or(&f64::NAN),
+            sorted.last().unwrap_or(&f64::NAN)
+        );
+    }
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The engine flags to pass on to `flipgraph search`.
+fn engine_flags(e: &EngineArgs) -> Vec<String> {
+    let mut flags = vec![
+        "--backend".to_owned(),
+        format!("{:?}", e.backend).to_lowercase(),
+        "--plateau".into(),
+        e.plateau.to_string(),
+        "--plus-slack".into(),
+        e.plus_slack.to_string(),
+        "--patience".into(),
+        e.patience.to_string(),
+    ];
+    for (flag, value) in [("--threads", e.threads), ("--walkers", e.walkers)] {
+        if let Some(v) = value {
+            flags.extend([flag.to_owned(), v.to_string()]);
+        }
+    }
+    if let Some(r) = e.round_steps {
+        flags.extend(["--round-steps".to_owned(), r.to_string()]);
+    }
+    if e.no_generalized_flips {
+        flags.push("--no-generalized-flips".into());
+    }
+    flags
+}

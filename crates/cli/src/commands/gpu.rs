@@ -1,0 +1,142 @@
+//! `flipgraph gpu`: which GPUs are usable, the embedded PTX, and the GPU self-test.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, ensure, Result};
+use flipgraph_core::device::log;
+use flipgraph_core::moves;
+use flipgraph_core::verify::verify;
+use flipgraph_core::walk::WalkConfig;
+use flipgraph_core::{Position, Scheme, Shape, Term};
+
+use crate::engine::gpu::{devices, GpuEngine, GpuOptions, PTX};
+use crate::engine::Engine;
+
+/// Show the usable GPUs, or why there is none.
+#[derive(clap::Args)]
+#[command(after_help = "Exit status: 0 when a GPU is usable (or the dump succeeded), 1 otherwise.")]
+pub struct Args {
+    /// Print the embedded PTX of the kernels.
+    #[arg(long)]
+    dump_ptx: bool,
+    /// Run the differential test: the kernel logs its moves on short walks, core replays them on
+    /// the host, and the terms must agree; every scheme must verify.
+    #[arg(long)]
+    self_test: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.dump_ptx {
+        ensure!(!PTX.is_empty(), "this flipgraph was built without GPU kernels");
+        print!("{PTX}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let found = devices()?;
+    for (i, name) in found.iter().enumerate() {
+        println!("GPU {i}: {name}");
+    }
+    if args.self_test {
+        self_test()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Applies one logged move to the slots, with core's moves.
+fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
+    let (kind, pos, t, u, v) = log::unpack(entry);
+    let (pos, t, u, v) = (Position::from_index(pos as usize), t as usize, u as usize, v as usize);
+    ensure!(
+        t < slots.len() && u < slots.len() && v < slots.len(),
+        "logged slot out of range"
+    );
+    match kind {
+        log::FLIP => {
+            let (mut x, mut y) = (slots[t], slots[u]);
+            moves::flip(&mut x, &mut y, pos);
+            (slots[t], slots[u]) = (x, y);
+        }
+        log::MERGE => {
+            slots[t] = moves::merge(&slots[t], &slots[u]).unwrap_or_default();
+            slots[u] = Term::default();
+        }
+        log::PLUS => {
+            let (changed, added) = moves::plus(&slots[t], &slots[u], pos);
+            slots[u] = changed;
+            slots[v] = added;
+        }
+        log::CLEAR => slots[t] = Term::default(),
+        _ => bail!("unknown logged move {kind}"),
+    }
+    Ok(())
+}
+
+fn self_test() -> Result<()> {
+    const WALKERS: usize = 16;
+    const LOG: usize = 1 << 14;
+    for (dims, plateau) in [
+        ((2, 2, 2), 30),
+        ((3, 3, 3), 50),
+        ((2, 3, 4), 50),
+        ((4, 4, 4), 200),
+        ((5, 5, 5), 500),
+    ] {
+        let shape = Shape::new(dims.0, dims.1, dims.2)?;
+        let config = WalkConfig {
+            plateau,
+            generalized: true,
+            max_rank: 3,
+        };
+        let options = GpuOptions {
+            walkers: Some(WALKERS),
+            config,
+            device: 0,
+            log_entries: LOG,
+        };
+        let mut engine = GpuEngine::open(shape, options)?;
+        let naive = Scheme::naive(shape);
+        for w in 0..WALKERS {
+            engine.load(w, &naive, 1000 + w as u64)?;
+        }
+        let round = engine.run_round(2000, 0)?;
+        let mut moves_replayed = 0;
+        for w in 0..WALKERS {
+            let (entries, made) = engine.move_log(w)?;
+            ensure!(
+                made <= LOG,
+                "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
+            );
+            let mut slots = engine.staged_slots(&naive);
+            for &e in &entries {
+                replay(&mut slots, e)?;
+            }
+            moves_replayed += entries.len();
+            let gpu = engine.current_slots(w)?;
+            if let Some(s) = (0..slots.len()).find(|&s| slots[s] != gpu[s]) {
+                bail!(
+                    "{shape} walker {w}: slot {s} differs after {} moves: host {:?}, GPU {:?}",
+                    entries.len(),
+                    slots[s],
+                    gpu[s]
+                );
+            }
+            let scheme = engine.current_scheme(w)?;
+            ensure!(
+                scheme.rank() == round.walkers[w].rank,
+                "{shape} walker {w}: rank bookkeeping"
+            );
+            verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
+            let best = engine.best_scheme(w)?;
+            if round.walkers[w].best_rank < naive.rank() {
+                verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;
+            }
+        }
+        let c = round.counters;
+        println!(
+            "self-test {shape}: {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+             all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
+            c.steps, c.flips, c.plus, c.reductions, c.generalized
+        );
+    }
+    println!("self-test passed");
+    Ok(())
+}

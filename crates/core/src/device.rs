@@ -1,0 +1,76 @@
+//! Types shared by the GPU walk kernel (crates/kernels) and its host runner: the memory layout
+//! both sides agree on. `#[repr(C)]` and [`Pod`], so the host uploads them as bytes.
+//!
+//! Terms of walker `w` live in global memory as three arrays of `cap` factors (A, B, then C),
+//! at `terms[(w * 3 + position) * cap + slot]`; a slot whose factor A is 0 is empty. Staged
+//! schemes (loads) and best schemes use the same layout.
+
+use bytemuck::{Pod, Zeroable};
+
+/// `WarpState::load` when the walker keeps its terms.
+pub const NO_LOAD: u32 = u32::MAX;
+
+/// Flag: reduce dependent groups of three or more terms by generalized flips.
+pub const FLAG_GENERALIZED: u32 = 1;
+/// Flag: write every elementary move to the move log (the differential test).
+pub const FLAG_LOG: u32 = 2;
+
+/// The state of one walker (one warp) between launches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct WarpState {
+    /// The warp's random stream ([`WyRand`](crate::rng::WyRand) state).
+    pub rng: u64,
+    /// Counters of the current round (the host zeroes them before each launch).
+    pub steps: u64,
+    /// Steps that reached a new scheme.
+    pub vertices: u64,
+    /// Flips applied.
+    pub flips: u64,
+    /// Plus moves applied.
+    pub plus: u64,
+    /// Terms removed by reductions.
+    pub reductions: u64,
+    /// Generalized flips that removed a term.
+    pub generalized: u64,
+    /// Current rank.
+    pub rank: u32,
+    /// Lowest rank since the last load; the best buffer holds the first scheme of that rank.
+    pub best_rank: u32,
+    /// Steps since the last reduction.
+    pub since_reduction: u32,
+    /// No plus move at or above this rank.
+    pub max_rank: u32,
+    /// Index of a staged scheme to load before walking, or [`NO_LOAD`].
+    pub load: u32,
+    /// Entries written to this warp's move log.
+    pub logged: u32,
+}
+
+/// Kinds of logged moves.
+pub mod log {
+    /// `flip(keep = t, other = u, pos)`.
+    pub const FLIP: u32 = 1;
+    /// `t = merge(t, u)`, `u` cleared.
+    pub const MERGE: u32 = 2;
+    /// `plus(t, u, pos)`: `u` changed, the added term goes to slot `v`.
+    pub const PLUS: u32 = 3;
+    /// Slot `t` cleared (its term became zero).
+    pub const CLEAR: u32 = 4;
+
+    /// One logged move: `[kind << 28 | pos << 24 | v, t << 16 | u]`.
+    pub fn pack(kind: u32, pos: u32, t: u32, u: u32, v: u32) -> [u32; 2] {
+        [kind << 28 | pos << 24 | v, t << 16 | u]
+    }
+
+    /// `(kind, pos, t, u, v)` of a packed move.
+    pub fn unpack(m: [u32; 2]) -> (u32, u32, u32, u32, u32) {
+        (
+            m[0] >> 28,
+            m[0] >> 24 & 0xf,
+            m[1] >> 16,
+            m[1] & 0xffff,
+            m[0] & 0xff_ffff,
+        )
+    }
+}

@@ -1,0 +1,76 @@
+//! The warp instructions the walk needs, as safe wrappers. Every function here must be called
+//! by all 32 lanes of the warp together (the full mask): the walk keeps its control flow
+//! warp-uniform around them.
+//!
+//! core::arch::nvptx has no warp intrinsics, so these declare LLVM's NVVM intrinsics, which
+//! LLVM marks convergent (inline asm would not be). Reads of special registers use inline PTX.
+
+/// All 32 lanes.
+pub const FULL: u32 = u32::MAX;
+
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.match.any.sync.i64"]
+    fn match_any_sync_i64(mask: u32, value: u64) -> u32;
+    #[link_name = "llvm.nvvm.vote.ballot.sync"]
+    fn vote_ballot_sync(mask: u32, pred: bool) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
+    fn shfl_sync_idx_i32(mask: u32, value: u32, lane: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn bar_warp_sync(mask: u32);
+}
+
+/// This thread's lane, 0..32.
+#[inline(always)]
+pub fn lane_id() -> u32 {
+    let lane: u32;
+    // SAFETY: reads a special register.
+    unsafe { core::arch::asm!("mov.u32 {}, %laneid;", out(reg32) lane) };
+    lane
+}
+
+/// The lanes currently executing.
+#[inline(always)]
+pub fn active_mask() -> u32 {
+    let mask: u32;
+    // SAFETY: reads the active mask.
+    unsafe { core::arch::asm!("activemask.b32 {};", out(reg32) mask) };
+    mask
+}
+
+/// The lanes whose `value` equals this lane's (match.any.sync.b64).
+#[inline(always)]
+pub fn match_any(value: u64) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { match_any_sync_i64(FULL, value) }
+}
+
+/// The lanes whose `pred` holds (vote.sync.ballot.b32).
+#[inline(always)]
+pub fn ballot(pred: bool) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { vote_ballot_sync(FULL, pred) }
+}
+
+/// `value` of lane `src` (shfl.sync.idx.b32).
+#[inline(always)]
+pub fn shuffle(value: u32, src: u32) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { shfl_sync_idx_i32(FULL, value, src, 0x1f) }
+}
+
+/// Orders the shared-memory writes of the warp's lanes before its later reads.
+#[inline(always)]
+pub fn sync() {
+    // SAFETY: called by the full warp.
+    unsafe { bar_warp_sync(FULL) }
+}
+
+/// The index of the `n`-th set bit of `mask` (n < popcount).
+#[inline(always)]
+pub fn nth_set_bit(mut mask: u32, n: u32) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
