@@ -23,6 +23,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
     println!("cargo:rerun-if-env-changed=FLIPGRAPH_SKIP_PTX");
+    println!("cargo:rerun-if-env-changed=FLIPGRAPH_MAXNREG");
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
     let ptx_out = out.join("flipgraph_kernels.ptx");
     let result = if env::var_os("FLIPGRAPH_SKIP_PTX").is_some() {
@@ -31,11 +32,32 @@ fn main() {
         build_ptx(&root, &kernels, &out.join("kernels-target"))
     };
     match result {
-        Ok(ptx) => fs::write(&ptx_out, ptx).unwrap(),
+        Ok(ptx) => fs::write(&ptx_out, limit_registers(ptx)).unwrap(),
         Err(why) => {
             println!("cargo:warning=GPU kernels not built ({why}); the binary will run on the CPU only");
             fs::write(&ptx_out, "").unwrap();
         }
+    }
+}
+
+/// Caps the walk kernel's registers (`.maxnreg`) when FLIPGRAPH_MAXNREG is set: a tuning knob.
+/// More warps then fit on an SM, but the kernel spills; on an H200, caps of 96 and 64 were
+/// slower than none (BENCHMARKS.md), so by default there is no cap and no spill.
+fn limit_registers(ptx: String) -> String {
+    let maxnreg = env::var("FLIPGRAPH_MAXNREG")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .unwrap_or(0);
+    if maxnreg == 0 {
+        return ptx;
+    }
+    // The directive goes between the entry's parameter list and its body.
+    match ptx
+        .find(".entry walk(")
+        .and_then(|at| ptx[at..].find("\n{").map(|b| at + b))
+    {
+        Some(body) => format!("{}\n.maxnreg {maxnreg}{}", &ptx[..body], &ptx[body..]),
+        None => ptx,
     }
 }
 

@@ -78,7 +78,7 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() || ptx.is_empty() {
         return Err(format!("no PTX embedded: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    for needle in ["match.any.sync.b64", "vote.sync.ballot.b32", ".entry"] {
+    for needle in ["match.any.sync", "vote.sync.ballot.b32", "shfl.sync.idx", ".entry"] {
         if !ptx.contains(needle) {
             return Err(format!("the PTX lacks {needle}"));
         }

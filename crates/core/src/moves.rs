@@ -15,8 +15,8 @@ use crate::term::{Position, Term};
 pub fn flip(keep: &mut Term, other: &mut Term, pos: Position) {
     debug_assert_eq!(keep.get(pos), other.get(pos), "flip needs a shared factor");
     let (q, r) = (pos.next(), pos.prev());
-    *keep.get_mut(r) ^= other.get(r);
-    *other.get_mut(q) ^= keep.get(q);
+    keep.set(r, keep.get(r) ^ other.get(r));
+    other.set(q, other.get(q) ^ keep.get(q));
 }
 
 /// Reduction: two terms that agree in two positions are one term. Returns the merged term
@@ -38,9 +38,9 @@ pub fn merge(t: &Term, u: &Term) -> Option<Term> {
 #[inline]
 pub fn plus(t: &Term, u: &Term, pos: Position) -> (Term, Term) {
     let mut changed = *u;
-    *changed.get_mut(pos) ^= t.get(pos);
+    changed.set(pos, u.get(pos) ^ t.get(pos));
     let mut added = *u;
-    *added.get_mut(pos) = t.get(pos);
+    added.set(pos, t.get(pos));
     (changed, added)
 }
 

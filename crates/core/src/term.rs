@@ -87,13 +87,14 @@ impl Term {
         }
     }
 
-    /// A mutable reference to the factor at `pos`.
+    /// Sets the factor at `pos`. A store by value, not through a reference: on a GPU a
+    /// reference to a runtime-chosen field would force the term into local memory.
     #[inline(always)]
-    pub fn get_mut(&mut self, pos: Position) -> &mut Factor {
+    pub fn set(&mut self, pos: Position, value: Factor) {
         match pos {
-            Position::A => &mut self.a,
-            Position::B => &mut self.b,
-            Position::C => &mut self.c,
+            Position::A => self.a = value,
+            Position::B => self.b = value,
+            Position::C => self.c = value,
         }
     }
 

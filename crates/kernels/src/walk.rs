@@ -22,12 +22,14 @@ use flipgraph_core::moves::{self, fold_subset, generalized_flip_rank_traced, gro
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
-use crate::warp::{self, ballot, match_any, nth_set_bit, shuffle};
+use crate::warp::{self, ballot, match_any_u32, nth_set_bit, shuffle};
 
-/// Slots a lane samples per step before giving up on finding a flip partner.
-const ROUNDS: usize = 2;
 /// The largest group the kernel reduces by the rank method (a local array per lane).
 const MAX_RANK_GROUP: usize = 16;
+/// Failed steps in a row after which the warp takes a plus move.
+const FLIPLESS_AFTER: u32 = 8;
+/// Lanes with at most this many slots draw among their live slots only.
+const LIVE_DRAW_SLOTS: usize = 4;
 /// Pending terms to check for reductions after one move.
 const WORK: usize = 16;
 
@@ -35,6 +37,8 @@ const WORK: usize = 16;
 #[derive(Clone, Copy)]
 struct Params {
     cap: usize,
+    /// Slots each lane samples per step before the step gives up.
+    rounds: usize,
     target: u32,
     plateau: u32,
     flags: u32,
@@ -52,8 +56,37 @@ struct Warp {
     p: Params,
     st: WarpState,
     rng: WyRand,
-    work: [(u16, u8); WORK],
-    pending: usize,
+    /// Steps in a row that found no flip partner.
+    failed: u32,
+}
+
+/// Terms to check for reductions (slot, mask of positions): its own value, apart from
+/// [`Warp`], because it is indexed at run time and so lives in local memory, where it must
+/// not drag the warp's registers.
+struct Work {
+    items: [(u16, u8); WORK],
+    len: usize,
+}
+
+impl Work {
+    fn push(&mut self, slot: usize, mask: u8) {
+        if self.len < WORK {
+            self.items[self.len] = (slot as u16, mask);
+            self.len += 1;
+        }
+    }
+
+    fn pop(&mut self) -> Option<(usize, u8)> {
+        self.len = self.len.checked_sub(1)?;
+        let (slot, mask) = self.items[self.len];
+        Some((slot as usize, mask))
+    }
+}
+
+/// What [`Warp::scan`] found.
+struct Scan {
+    merge: Option<usize>,
+    sharing: [u32; 3],
 }
 
 /// All three positions, as a work mask.
@@ -83,6 +116,21 @@ impl Warp {
         warp::sync();
     }
 
+    /// Writes two terms with one warp synchronisation.
+    #[inline(always)]
+    fn put2(&self, s: usize, x: Term, t: usize, y: Term) {
+        if self.lane == 0 {
+            for pos in 0..3 {
+                // SAFETY: as in `factor`.
+                unsafe {
+                    *self.smem.add(pos * self.p.cap + s) = x.factors()[pos];
+                    *self.smem.add(pos * self.p.cap + t) = y.factors()[pos];
+                }
+            }
+        }
+        warp::sync();
+    }
+
     fn log(&mut self, kind: u32, pos: Position, t: usize, u: usize, v: usize) {
         if self.p.flags & FLAG_LOG == 0 {
             return;
@@ -105,36 +153,48 @@ impl Warp {
         self.st.reductions += 1;
     }
 
-    fn push(&mut self, slot: usize, mask: u8) {
-        if self.pending < WORK {
-            self.work[self.pending] = (slot as u16, mask);
-            self.pending += 1;
-        }
-    }
-
-    /// A random slot of this lane's, the same draw on every lane but a different slot.
+    /// A random slot of this lane's, the same draw on every lane but a different slot. With
+    /// few slots a lane draws among its live ones (a draw of an empty slot finds no partner).
     #[inline(always)]
     fn own_slot(&self, r: u64, round: usize) -> usize {
         let mut h = (r as u32) ^ (r >> 32) as u32 ^ self.lane.wrapping_mul(0x9e37_79b9) ^ (round as u32).wrapping_mul(0x85eb_ca6b);
         h ^= h >> 16;
         h = h.wrapping_mul(0x7feb_352d);
         h ^= h >> 15;
+        let lane = self.lane as usize;
+        if self.k <= LIVE_DRAW_SLOTS {
+            let mut live = 0u32;
+            for j in 0..self.k {
+                live |= ((self.factor(0, j * 32 + lane) != 0) as u32) << j;
+            }
+            if live != 0 {
+                let n = ((h as u64 * live.count_ones() as u64) >> 32) as u32;
+                return nth_set_bit(live, n) as usize * 32 + lane;
+            }
+        }
         let j = ((h as u64 * self.k as u64) >> 32) as usize;
-        j * 32 + self.lane as usize
+        j * 32 + lane
     }
 
     /// One step; true when it reached a new scheme.
-    fn step(&mut self) -> bool {
+    fn step(&mut self, work: &mut Work) -> bool {
         self.st.steps += 1;
-        if self.p.plateau > 0 && self.st.since_reduction >= self.p.plateau && self.st.rank < self.st.max_rank {
+        let plateau = self.p.plateau > 0 && self.st.since_reduction >= self.p.plateau;
+        // A run of steps with no partner in the sample: likely a scheme without flips, which
+        // only a plus move leaves (the host walk knows it exactly; the warp guesses).
+        let flipless = self.failed >= FLIPLESS_AFTER;
+        if (plateau || flipless) && self.st.rank < self.st.max_rank {
+            self.failed = 0;
             return self.plus_move();
         }
         let pos = Position::from_index(self.rng.below(3));
         let r = self.rng.next();
-        for round in 0..ROUNDS.min(self.k.max(1)) {
+        for round in 0..self.p.rounds.min(self.k) {
             let slot = self.own_slot(r, round);
             let key = self.factor(pos.index(), slot);
-            let same = match_any(key);
+            // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
+            // the chosen pair is confirmed on the full factor below.
+            let same = match_any_u32(key as u32 ^ (key >> 32) as u32);
             let candidates = ballot(key != 0 && same.count_ones() > 1);
             if candidates == 0 {
                 continue;
@@ -144,36 +204,37 @@ impl Warp {
             let partner = nth_set_bit(partners, self.rng.below(partners.count_ones() as usize) as u32);
             let t = shuffle(slot as u32, leader) as usize;
             let u = shuffle(slot as u32, partner) as usize;
-            self.flip(t, u, pos);
+            if self.factor(pos.index(), t) != self.factor(pos.index(), u) {
+                break;
+            }
+            self.failed = 0;
+            self.flip(t, u, pos, work);
             return true;
         }
+        self.failed += 1;
         self.st.since_reduction += 1;
         false
     }
 
-    fn flip(&mut self, t: usize, u: usize, pos: Position) {
+    fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
         let (mut x, mut y) = (self.term(t), self.term(u));
         moves::flip(&mut x, &mut y, pos);
-        self.put(t, x);
-        self.put(u, y);
+        self.put2(t, x, u, y);
         self.log(log::FLIP, pos, t, u, 0);
         self.st.flips += 1;
         self.st.vertices += 1;
         self.st.since_reduction += 1;
         // The flipped group stays reduced; the terms' other groups may not.
         let others = ALL & !(1 << pos.index());
-        self.push(t, others);
-        self.push(u, others);
-        self.reduce();
+        work.push(t, others);
+        work.push(u, others);
+        self.reduce(work);
     }
 
     /// Takes every reduction the pending terms allow.
-    fn reduce(&mut self) {
+    fn reduce(&mut self, work: &mut Work) {
         let before = self.st.rank;
-        while self.pending > 0 {
-            self.pending -= 1;
-            let (slot, mask) = self.work[self.pending];
-            let slot = slot as usize;
+        while let Some((slot, mask)) = work.pop() {
             let x = self.term(slot);
             if x.a == 0 && x.b == 0 && x.c == 0 {
                 continue;
@@ -182,14 +243,16 @@ impl Warp {
                 self.clear(slot);
                 continue;
             }
-            if let Some(other) = self.find_merge(slot, x) {
-                self.merge(slot, other, x);
+            let scan = self.scan(slot, x);
+            if let Some(other) = scan.merge {
+                self.merge(slot, other, x, work);
                 continue;
             }
             if self.p.flags & FLAG_GENERALIZED != 0 {
                 for pos in Position::ALL {
-                    if mask & (1 << pos.index()) != 0 && self.term(slot).a != 0 {
-                        self.reduce_group(slot, pos);
+                    // Two others sharing the factor make a group of three to check.
+                    if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != 0 {
+                        self.reduce_group(slot, pos, work);
                     }
                 }
             }
@@ -203,21 +266,29 @@ impl Warp {
         }
     }
 
-    /// A live slot other than `slot` whose term shares two factors with `x`.
-    fn find_merge(&self, slot: usize, x: Term) -> Option<usize> {
+    /// One pass over the warp's terms against the term `x` at `slot`: a term sharing two
+    /// factors with it (a merge), and how many others share each of its factors.
+    fn scan(&self, slot: usize, x: Term) -> Scan {
+        let mut out = Scan { merge: None, sharing: [0; 3] };
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             let y = self.term(s);
-            let shared = (y.a == x.a) as u32 + (y.b == x.b) as u32 + (y.c == x.c) as u32;
-            let hit = ballot(y.a != 0 && s != slot && shared >= 2);
+            let other = y.a != 0 && s != slot;
+            let eq = [y.a == x.a, y.b == x.b, y.c == x.c];
+            let shared = eq[0] as u32 + eq[1] as u32 + eq[2] as u32;
+            let hit = ballot(other && shared >= 2);
             if hit != 0 {
-                return Some(j * 32 + hit.trailing_zeros() as usize);
+                out.merge = Some(j * 32 + hit.trailing_zeros() as usize);
+                return out;
+            }
+            for (p, &e) in eq.iter().enumerate() {
+                out.sharing[p] += ballot(other && e).count_ones();
             }
         }
-        None
+        out
     }
 
-    fn merge(&mut self, slot: usize, other: usize, x: Term) {
+    fn merge(&mut self, slot: usize, other: usize, x: Term, work: &mut Work) {
         let merged = moves::merge(&x, &self.term(other)).unwrap_or_default();
         self.put(slot, merged);
         self.put(other, Term::default());
@@ -227,7 +298,7 @@ impl Warp {
         if merged.is_zero() {
             self.clear(slot);
         } else {
-            self.push(slot, ALL);
+            work.push(slot, ALL);
         }
     }
 
@@ -249,7 +320,7 @@ impl Warp {
     }
 
     /// Reduces the group of `slot` at `pos` while it is dependent.
-    fn reduce_group(&mut self, slot: usize, pos: Position) {
+    fn reduce_group(&mut self, slot: usize, pos: Position, work: &mut Work) {
         let mut members = [0u16; MAX_RANK_GROUP];
         loop {
             let key = self.factor(pos.index(), slot);
@@ -273,7 +344,7 @@ impl Warp {
                     self.clear(s);
                 } else if g[i] != self.term(s) {
                     self.put(s, g[i]);
-                    self.push(s, ALL);
+                    work.push(s, ALL);
                 }
             }
             if self.term(slot).a == 0 {
@@ -420,6 +491,7 @@ pub unsafe extern "ptx-kernel" fn walk(
     plateau: u32,
     flags: u32,
     log_cap: u32,
+    rounds: u32,
 ) {
     let tid = nvptx::_thread_idx_x() as usize;
     let warp_id = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
@@ -428,7 +500,7 @@ pub unsafe extern "ptx-kernel" fn walk(
     }
     let cap_us = cap as usize;
     let shared: *mut u64 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u64>();
-    let p = Params { cap: cap_us, target, plateau, flags, log_cap };
+    let p = Params { cap: cap_us, rounds: rounds.max(1) as usize, target, plateau, flags, log_cap };
     // SAFETY: per the contract above.
     let st = unsafe { *states.add(warp_id) };
     let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
@@ -441,9 +513,9 @@ pub unsafe extern "ptx-kernel" fn walk(
         p,
         st,
         rng: WyRand::new(st.rng),
-        work: [(0, 0); WORK],
-        pending: 0,
+        failed: 0,
     };
+    let mut work = Work { items: [(0, 0); WORK], len: 0 };
     if w.st.load != NO_LOAD {
         let live = w.fill(unsafe { staging.add(w.st.load as usize * 3 * cap_us) });
         w.st.rank = live;
@@ -458,7 +530,7 @@ pub unsafe extern "ptx-kernel" fn walk(
         if w.st.rank <= w.p.target {
             break;
         }
-        w.step();
+        w.step(&mut work);
     }
     w.save(mine);
     w.st.rng = w.rng_state();

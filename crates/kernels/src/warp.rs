@@ -12,6 +12,8 @@ pub const FULL: u32 = u32::MAX;
 unsafe extern "C" {
     #[link_name = "llvm.nvvm.match.any.sync.i64"]
     fn match_any_sync_i64(mask: u32, value: u64) -> u32;
+    #[link_name = "llvm.nvvm.match.any.sync.i32"]
+    fn match_any_sync_i32(mask: u32, value: u32) -> u32;
     #[link_name = "llvm.nvvm.vote.ballot.sync"]
     fn vote_ballot_sync(mask: u32, pred: bool) -> u32;
     #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
@@ -43,6 +45,13 @@ pub fn active_mask() -> u32 {
 pub fn match_any(value: u64) -> u32 {
     // SAFETY: called by the full warp.
     unsafe { match_any_sync_i64(FULL, value) }
+}
+
+/// The lanes whose `value` equals this lane's (match.any.sync.b32: twice the rate of .b64).
+#[inline(always)]
+pub fn match_any_u32(value: u32) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { match_any_sync_i32(FULL, value) }
 }
 
 /// The lanes whose `pred` holds (vote.sync.ballot.b32).

@@ -243,6 +243,8 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.plus_slack.to_string(),
         "--patience".into(),
         e.patience.to_string(),
+        "--gpu-rounds".into(),
+        e.gpu_rounds.to_string(),
     ];
     for (flag, value) in [("--threads", e.threads), ("--walkers", e.walkers)] {
         if let Some(v) = value {

@@ -91,6 +91,7 @@ fn self_test() -> Result<()> {
             config,
             device: 0,
             log_entries: LOG,
+            rounds: 2,
         };
         let mut engine = GpuEngine::open(shape, options)?;
         let naive = Scheme::naive(shape);

@@ -42,10 +42,10 @@ pub struct EngineArgs {
     #[arg(long)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 1_000)]
     pub plateau: u64,
     /// How far above its start rank a walker may climb by plus moves.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 4)]
     pub plus_slack: usize,
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
     #[arg(long)]
@@ -56,6 +56,9 @@ pub struct EngineArgs {
     /// Steps per walker between two looks of the driver (default: 2^18 on the CPU, 2^14 on a GPU).
     #[arg(long)]
     pub round_steps: Option<u64>,
+    /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
+    #[arg(long, default_value_t = 2)]
+    pub gpu_rounds: u32,
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = 4_000_000)]
     pub patience: u64,
@@ -88,6 +91,7 @@ impl EngineArgs {
                 config: self.walk_config(),
                 device: 0,
                 log_entries: 0,
+                rounds: self.gpu_rounds,
             };
             Ok(Box::new(GpuEngine::open(shape, options)?))
         };

@@ -22,21 +22,21 @@ pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.
 const KERNEL: &str = "walk";
 /// Warps per block.
 const BLOCK_WARPS: usize = 4;
-/// Shared memory the engine plans to use per SM when it sizes the default walker count.
-const SHARED_PER_SM: usize = 200 * 1024;
 /// `WarpState` as 64-bit words (cudarc moves `u64` buffers; bytemuck casts them).
 const STATE_WORDS: usize = std::mem::size_of::<WarpState>() / 8;
 
 /// Settings of the GPU engine.
 #[derive(Clone, Copy, Debug)]
 pub struct GpuOptions {
-    /// Walkers (warps); default: as many as shared memory allows, up to 32 per SM.
+    /// Walkers (warps); default: as many as the GPU holds at once.
     pub walkers: Option<usize>,
     /// The walk; `max_rank` is the slack above each loaded scheme's rank.
     pub config: WalkConfig,
     pub device: usize,
     /// Entries of the move log per warp (0: no log).
     pub log_entries: usize,
+    /// Slots each lane samples per step (match.any.sync rounds) before the step gives up.
+    pub rounds: u32,
 }
 
 /// Whether a GPU can be used, and which: the names of the devices, or why not.
@@ -110,9 +110,12 @@ impl GpuEngine {
             block_bytes as i32,
         )
         .map_err(driver("kernel 'walk': shared memory per block"))?;
-        let walkers = options
-            .walkers
-            .unwrap_or(sms * (SHARED_PER_SM / per_warp).clamp(BLOCK_WARPS, 32));
+        // Default: as many warps as fit on the GPU at once (registers and shared memory).
+        let blocks_per_sm = func
+            .occupancy_max_active_blocks_per_multiprocessor((32 * BLOCK_WARPS) as u32, block_bytes, None)
+            .map_err(driver("kernel 'walk': occupancy"))? as usize;
+        let resident = sms * blocks_per_sm.max(1) * BLOCK_WARPS;
+        let walkers = options.walkers.unwrap_or(resident);
         let stream = ctx.default_stream();
         let words = walkers * 3 * cap;
         let total_mem = cudarc::driver::result::mem_get_info()
@@ -312,7 +315,8 @@ impl Engine for GpuEngine {
             .arg(&target)
             .arg(&plateau)
             .arg(&flags)
-            .arg(&log_entries);
+            .arg(&log_entries)
+            .arg(&self.options.rounds);
         // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
         // `cap` slots; the shared memory is what the kernel indexes.
         unsafe { builder.launch(launch) }.map_err(driver("launching kernel 'walk'"))?;

@@ -447,7 +447,7 @@ impl Walker {
 
     fn set_factor(&mut self, t: u32, pos: Position, value: Factor) {
         self.detach(t, pos);
-        *self.terms[t as usize].get_mut(pos) = value;
+        self.terms[t as usize].set(pos, value);
         self.attach(t, pos);
     }
 
