@@ -36,6 +36,7 @@ enum Command {
     Search(commands::search::Args),
     Bench(commands::bench::Args),
     Gpu(commands::gpu::Args),
+    Plot(commands::plot::Args),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
         Command::Search(args) => commands::search::run(args, process_start),
         Command::Bench(args) => commands::bench::run(args),
         Command::Gpu(args) => commands::gpu::run(args),
+        Command::Plot(args) => commands::plot::run(args),
     };
     match result {
         Ok(code) => code,

@@ -4,5 +4,6 @@ pub mod bench;
 pub mod convert;
 pub mod gpu;
 pub mod info;
+pub mod plot;
 pub mod search;
 pub mod verify;

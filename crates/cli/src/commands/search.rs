@@ -38,7 +38,7 @@ pub struct EngineArgs {
     /// CPU threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Walkers (schemes walked at once). Default: one per CPU thread; on a GPU, 16 warps per SM.
+    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on a GPU, as many warps as it holds.
     #[arg(long)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau.
@@ -53,7 +53,7 @@ pub struct EngineArgs {
     /// Random seed: the same seed, engine and walker count give the same run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Steps per walker between two looks of the driver (default: 2^18 on the CPU, 2^14 on a GPU).
+    /// Steps per walker between two looks of the driver (default: 2^16 on the CPU, 2^14 on a GPU).
     #[arg(long)]
     pub round_steps: Option<u64>,
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
@@ -79,11 +79,9 @@ impl EngineArgs {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let cpu = || -> Result<Box<dyn Engine>> {
-            Ok(Box::new(CpuEngine::new(
-                threads,
-                self.walkers.unwrap_or(threads),
-                self.walk_config(),
-            )?))
+            // Many walkers per thread keep the descent from piling onto one dead end.
+            let walkers = self.walkers.unwrap_or(16 * threads);
+            Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config())?))
         };
         let gpu = || -> Result<Box<dyn Engine>> {
             let options = GpuOptions {
@@ -109,7 +107,7 @@ impl EngineArgs {
         self.round_steps.unwrap_or(if engine.describe().starts_with("gpu") {
             1 << 14
         } else {
-            1 << 18
+            1 << 16
         })
     }
 }

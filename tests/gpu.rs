@@ -1,0 +1,94 @@
+//! GPU tests: they need an NVIDIA GPU and skip, saying why, where there is none (as in CI).
+
+use std::process::{Command, Output};
+
+fn flipgraph(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Some(()) when a GPU is usable; None (with the reason printed) otherwise.
+fn gpu() -> Option<()> {
+    let out = flipgraph(&["gpu"]);
+    if out.status.success() {
+        Some(())
+    } else {
+        eprintln!("skipped: no usable GPU ({})", text(&out).trim());
+        None
+    }
+}
+
+#[test]
+fn without_a_gpu_the_gpu_backend_fails_clearly_and_auto_runs_on_the_cpu() {
+    if gpu().is_some() {
+        eprintln!("skipped: this machine has a GPU");
+        return;
+    }
+    let out = flipgraph(&[
+        "search",
+        "--size",
+        "2",
+        "--backend",
+        "gpu",
+        "--out",
+        "/tmp/flipgraph-no-gpu-test",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("--backend gpu") && text(&out).contains("NVIDIA"),
+        "{}",
+        text(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .args(["search", "--size", "2", "--backend", "auto", "--out"])
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("running on the CPU"), "{}", text(&out));
+}
+
+#[test]
+fn the_kernel_move_log_replays_exactly_in_core() {
+    if gpu().is_none() {
+        return;
+    }
+    let out = flipgraph(&["gpu", "--self-test"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("self-test passed"));
+}
+
+#[test]
+fn every_scheme_the_gpu_hands_back_verifies() {
+    if gpu().is_none() {
+        return;
+    }
+    let out = flipgraph(&[
+        "bench",
+        "--backend",
+        "gpu",
+        "--sizes",
+        "3,4,5",
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        assert_eq!(row["walkers_invalid"], 0, "{row}");
+        assert_eq!(row["rejected"], 0, "{row}");
+        assert!(row["vertices"].as_u64().unwrap() > 0);
+    }
+}

@@ -1,0 +1,250 @@
+//! End-to-end tests of `flipgraph search`: results, checkpoints, kills and resumes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The result files (one per rank reached) of an output folder.
+fn results(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().contains("-r"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every file a search leaves must be whole: results verify, the checkpoint parses, no temp files.
+fn assert_folder_sound(dir: &Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.contains(".tmp"), "a temp file was left behind: {name}");
+    }
+    for file in results(dir) {
+        let out = bin().arg("verify").arg(&file).output().unwrap();
+        assert!(out.status.success(), "{}: {}", file.display(), text(&out));
+    }
+    if dir.join("checkpoint.json").exists() {
+        let cp: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
+        assert!(
+            cp["pool"].as_array().is_some_and(|p| !p.is_empty()),
+            "checkpoint without a pool"
+        );
+    }
+}
+
+fn start_search(dir: &Path, checkpoint_secs: &str) -> Child {
+    bin()
+        .args([
+            "search",
+            "--size",
+            "4",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--checkpoint-secs",
+            checkpoint_secs,
+        ])
+        .args(["--target-rank", "40", "--time", "120s", "--out"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the search has written at least two result files (and a checkpoint, if asked).
+fn wait_for_progress(dir: &Path, checkpoint: bool) {
+    let start = Instant::now();
+    while !((!checkpoint || dir.join("checkpoint.json").exists()) && results(dir).len() >= 2) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the search wrote nothing in 30 s"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(600));
+}
+
+fn signal(child: &Child, sig: &str) {
+    let status = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn checkpoint_best(dir: &Path) -> usize {
+    let cp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
+    cp["pool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_array().unwrap().len())
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn a_killed_search_loses_nothing_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut child = start_search(&out, "0.2");
+    wait_for_progress(&out, true);
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    let before = results(&out);
+    let best_at_kill = checkpoint_best(&out);
+    assert_folder_sound(&out);
+
+    let resumed = bin()
+        .args(["search", "--quiet", "--time", "1s", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    for file in &before {
+        assert!(file.exists(), "{} was lost by the resume", file.display());
+    }
+    assert!(
+        checkpoint_best(&out) <= best_at_kill,
+        "the resumed pool is worse than the checkpoint"
+    );
+    assert_folder_sound(&out);
+    // A new search refuses a folder that holds one, instead of mixing with it.
+    let again = start_search(&out, "0.2").wait_with_output().unwrap();
+    assert!(!again.status.success());
+    assert!(text(&again).contains("--resume"), "{}", text(&again));
+}
+
+#[test]
+fn sigint_writes_the_checkpoint_and_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let child = start_search(&out, "3600");
+    wait_for_progress(&out, false);
+    assert!(
+        !out.join("checkpoint.json").exists(),
+        "no checkpoint is due within the hour"
+    );
+    signal(&child, "-INT");
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(0), "{}", text(&done));
+    assert!(
+        text(&done).contains("interrupted; checkpoint written"),
+        "{}",
+        text(&done)
+    );
+    assert!(out.join("checkpoint.json").exists(), "no checkpoint after Ctrl-C");
+    assert_folder_sound(&out);
+}
+
+#[test]
+fn a_search_reaches_its_target_and_writes_each_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "3",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--seed",
+            "7",
+            "--formats",
+            "json,letter",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(text(&done).contains("target reached: best rank 23"), "{}", text(&done));
+    assert!(out.join("3x3x3-r23.json").exists() && out.join("3x3x3-r23.exp").exists());
+    assert!(out.join("3x3x3-r27.json").exists(), "the start rank is written too");
+    assert_folder_sound(&out);
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events
+        .lines()
+        .any(|l| l.contains("\"improved\"") && l.contains("\"rank\":23")));
+
+    let plot = bin().arg("plot").arg(&out).output().unwrap();
+    assert!(plot.status.success(), "{}", text(&plot));
+    let svg = std::fs::read_to_string(out.join("progress.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("best rank") && svg.contains("<polyline"),
+        "not a plot"
+    );
+}
+
+#[test]
+fn a_search_starts_from_a_file_and_checks_the_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let out = dir.path().join("run");
+    let done = bin()
+        .args(["search", "--backend", "cpu", "--quiet", "--time", "1s", "--from"])
+        .arg(&laderman)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(out.join("3x3x3-r23.json").exists());
+    let wrong = bin()
+        .args(["search", "--size", "4", "--from"])
+        .arg(&laderman)
+        .output()
+        .unwrap();
+    assert!(!wrong.status.success());
+    assert!(text(&wrong).contains("does not match"), "{}", text(&wrong));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str| {
+        let out = dir.path().join(name);
+        let done = bin()
+            .args([
+                "search",
+                "--size",
+                "4",
+                "--backend",
+                "cpu",
+                "--quiet",
+                "--threads",
+                "2",
+                "--seed",
+                "3",
+            ])
+            .args(["--target-rank", "52", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{}", text(&done));
+        std::fs::read_to_string(out.join("4x4x4-r52.json")).unwrap()
+    };
+    assert_eq!(run("a"), run("b"));
+}
