@@ -24,7 +24,7 @@ impl WyRand {
 
     /// The next 64 random bits.
     #[inline(always)]
-    pub fn next(&mut self) -> u64 {
+    pub fn bits(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0xa076_1d64_78bd_642f);
         let t = (self.state as u128).wrapping_mul((self.state ^ 0xe703_7ed1_a0b4_28db) as u128);
         ((t >> 64) as u64) ^ (t as u64)
@@ -33,22 +33,22 @@ impl WyRand {
     /// A uniform integer in `0..bound` (`bound` >= 1, at most 2^32), by multiply-shift.
     #[inline(always)]
     pub fn below(&mut self, bound: usize) -> usize {
-        (((self.next() as u32) as u64 * bound as u64) >> 32) as usize
+        (((self.bits() as u32) as u64 * bound as u64) >> 32) as usize
     }
 }
 
 impl RngCore for WyRand {
     fn next_u32(&mut self) -> u32 {
-        self.next() as u32
+        self.bits() as u32
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.next()
+        self.bits()
     }
 
     fn fill_bytes(&mut self, dst: &mut [u8]) {
         for chunk in dst.chunks_mut(8) {
-            let bytes = self.next().to_le_bytes();
+            let bytes = self.bits().to_le_bytes();
             chunk.copy_from_slice(&bytes[..chunk.len()]);
         }
     }
@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn same_seed_same_stream() {
         let (mut a, mut b) = (WyRand::new(3), WyRand::new(3));
-        assert!((0..100).all(|_| a.next() == b.next()));
-        assert_ne!(WyRand::new(3).next(), WyRand::new(4).next());
+        assert!((0..100).all(|_| a.bits() == b.bits()));
+        assert_ne!(WyRand::new(3).bits(), WyRand::new(4).bits());
     }
 }

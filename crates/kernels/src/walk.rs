@@ -188,7 +188,7 @@ impl Warp {
             return self.plus_move();
         }
         let pos = Position::from_index(self.rng.below(3));
-        let r = self.rng.next();
+        let r = self.rng.bits();
         for round in 0..self.p.rounds.min(self.k) {
             let slot = self.own_slot(r, round);
             let key = self.factor(pos.index(), slot);
@@ -387,18 +387,8 @@ impl Warp {
 
     /// Core's rank method on a larger group, the same computation on every lane.
     fn rank_fold(&mut self, g: &mut [Term], members: &[u16; MAX_RANK_GROUP], pos: Position) -> bool {
-        if !group_is_reducible(g, pos) {
-            return false;
-        }
-        let logging = self.p.flags & FLAG_LOG != 0;
-        let mut pairs = [(0u8, 0u8); 64];
-        let mut count = 0;
-        generalized_flip_rank_traced(g, pos, |keep, other| {
-            if logging && count < pairs.len() {
-                pairs[count] = (keep as u8, other as u8);
-                count += 1;
-            }
-        });
+        let mut pairs = [(0u8, 0u8); RANK_FLIPS];
+        let Some(count) = rank_fold(g, pos, &mut pairs) else { return false };
         for &(keep, other) in &pairs[..count] {
             self.log(log::FLIP, pos, members[keep as usize] as usize, members[other as usize] as usize, 0);
         }
@@ -469,6 +459,27 @@ impl Warp {
         warp::sync();
         live
     }
+}
+
+/// Flips of one rank-method fold kept for the move log.
+const RANK_FLIPS: usize = 64;
+
+/// Core's rank method, out of line: it is rare, and inlined its local arrays and loops would
+/// raise the register count of the whole walk (fewer warps per SM). Returns the flips it made
+/// (the first [`RANK_FLIPS`]), or None when the group is independent.
+#[inline(never)]
+fn rank_fold(g: &mut [Term], pos: Position, pairs: &mut [(u8, u8); RANK_FLIPS]) -> Option<usize> {
+    if !group_is_reducible(g, pos) {
+        return None;
+    }
+    let mut count = 0;
+    generalized_flip_rank_traced(g, pos, |keep, other| {
+        if count < RANK_FLIPS {
+            pairs[count] = (keep as u8, other as u8);
+            count += 1;
+        }
+    });
+    Some(count)
 }
 
 /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.

@@ -142,7 +142,7 @@ impl<'a> Driver<'a> {
     /// Loads walker `w` from a random scheme of the pool: of the best rank mostly, of the next
     /// ranks sometimes, which keeps the walkers from piling onto one dead end.
     fn reload(&mut self, w: usize) -> Result<()> {
-        let seed = self.rng.next();
+        let seed = self.rng.bits();
         let scheme = self.pool.pick(&mut self.rng).clone();
         let pool_best = self.pool.best_rank().expect("non-empty pool");
         self.walkers[w] = WalkerState {
