@@ -256,3 +256,60 @@ fn info_reports_shape_rank_weights_and_additions() {
         assert!(t.contains(want), "missing '{want}' in:\n{t}");
     }
 }
+
+/// Runs a command that writes a scheme to a temp file, then verifies the file; returns the
+/// verify line.
+fn make_and_verify(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("out.json");
+    let mut full: Vec<&str> = args.to_vec();
+    full.extend(["-o", out_path.to_str().unwrap()]);
+    let out = flipgraph(&full);
+    assert!(out.status.success(), "{args:?}: {}", text(&out));
+    let check = flipgraph(&["verify", out_path.to_str().unwrap()]);
+    assert!(check.status.success(), "{args:?}: {}", text(&check));
+    text(&check)
+}
+
+#[test]
+fn product_of_strassen_and_the_rank_47_scheme_is_8x8x8_rank_329() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes/4x4x4-r47-km.exp");
+    if !shared.exists() {
+        eprintln!(
+            "skipped: {} not found (GPL file, not copied into tests/data)",
+            shared.display()
+        );
+        return;
+    }
+    let strassen = data("2x2x2-r7-strassen.m");
+    let line = make_and_verify(&["product", strassen.to_str().unwrap(), shared.to_str().unwrap()]);
+    assert!(line.contains("8x8x8, rank 329: valid over F2"), "{line}");
+}
+
+#[test]
+fn products_symmetries_extend_and_project_give_valid_schemes() {
+    let strassen = data("2x2x2-r7-strassen.m");
+    let laderman = data("3x3x3-r23-laderman.m");
+    let s338 = data("3x3x8-r55-perminov.json");
+    let (st, la, s3) = (
+        strassen.to_str().unwrap(),
+        laderman.to_str().unwrap(),
+        s338.to_str().unwrap(),
+    );
+    let cases: [(&[&str], &str); 7] = [
+        (&["product", st, st], "4x4x4, rank 49: valid over Z"),
+        (&["rotate", s3], "3x8x3, rank 55: valid over F2"),
+        (&["transpose", s3], "8x3x3, rank 55: valid over F2"),
+        (&["extend", la, "--dim", "n"], "4x3x3, rank 32: valid over Z"),
+        (&["extend", s3, "--dim", "m"], "3x4x8, rank 79: valid over F2"),
+        (&["project", la, "--dim", "m", "--index", "2"], "3x2x3, rank"),
+        (&["project", s3, "--dim", "p"], "3x3x7, rank"),
+    ];
+    for (args, want) in cases {
+        let line = make_and_verify(args);
+        assert!(line.contains(want), "{args:?}: {line}");
+    }
+    let out = flipgraph(&["product", la, s3]);
+    assert_eq!(out.status.code(), Some(1), "9x9x24 does not fit");
+    assert!(text(&out).contains("too large"), "{}", text(&out));
+}

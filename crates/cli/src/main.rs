@@ -37,6 +37,13 @@ enum Command {
     Bench(commands::bench::Args),
     Gpu(commands::gpu::Args),
     Plot(commands::plot::Args),
+    Product(commands::algebra::ProductArgs),
+    Extend(commands::algebra::ExtendArgs),
+    Project(commands::algebra::ProjectArgs),
+    /// Rotate a scheme cyclically: <n,m,p> to <m,p,n>.
+    Rotate(commands::algebra::SymmetryArgs),
+    /// Transpose a scheme: <n,m,p> to <p,m,n>.
+    Transpose(commands::algebra::SymmetryArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +58,11 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Gpu(args) => commands::gpu::run(args),
         Command::Plot(args) => commands::plot::run(args),
+        Command::Product(args) => commands::algebra::product(args),
+        Command::Extend(args) => commands::algebra::extend(args),
+        Command::Project(args) => commands::algebra::project(args),
+        Command::Rotate(args) => commands::algebra::rotate(args),
+        Command::Transpose(args) => commands::algebra::transpose(args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::counters::Counters;
+
 /// `WarpState::load` when the walker keeps its terms.
 pub const NO_LOAD: u32 = u32::MAX;
 
@@ -22,17 +24,7 @@ pub struct WarpState {
     /// The warp's random stream ([`WyRand`](crate::rng::WyRand) state).
     pub rng: u64,
     /// Counters of the current round (the host zeroes them before each launch).
-    pub steps: u64,
-    /// Steps that reached a new scheme.
-    pub vertices: u64,
-    /// Flips applied.
-    pub flips: u64,
-    /// Plus moves applied.
-    pub plus: u64,
-    /// Terms removed by reductions.
-    pub reductions: u64,
-    /// Generalized flips that removed a term.
-    pub generalized: u64,
+    pub counters: Counters,
     /// Current rank.
     pub rank: u32,
     /// Lowest rank since the last load; the best buffer holds the first scheme of that rank.

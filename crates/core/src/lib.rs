@@ -18,6 +18,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod counters;
 pub mod device;
 pub mod known;
 pub mod moves;
@@ -25,6 +26,8 @@ pub mod rng;
 pub mod shape;
 pub mod term;
 
+#[cfg(feature = "alloc")]
+pub mod algebra;
 #[cfg(feature = "alloc")]
 pub mod scheme;
 #[cfg(feature = "alloc")]

@@ -150,7 +150,7 @@ impl Warp {
         self.put(slot, Term::default());
         self.log(log::CLEAR, Position::A, slot, 0, 0);
         self.st.rank -= 1;
-        self.st.reductions += 1;
+        self.st.counters.reductions += 1;
     }
 
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
@@ -178,7 +178,7 @@ impl Warp {
 
     /// One step; true when it reached a new scheme.
     fn step(&mut self, work: &mut Work) -> bool {
-        self.st.steps += 1;
+        self.st.counters.steps += 1;
         let plateau = self.p.plateau > 0 && self.st.since_reduction >= self.p.plateau;
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
@@ -221,8 +221,8 @@ impl Warp {
         moves::flip(&mut x, &mut y, pos);
         self.put2(t, x, u, y);
         self.log(log::FLIP, pos, t, u, 0);
-        self.st.flips += 1;
-        self.st.vertices += 1;
+        self.st.counters.flips += 1;
+        self.st.counters.vertices += 1;
         self.st.since_reduction += 1;
         // The flipped group stays reduced; the terms' other groups may not.
         let others = ALL & !(1 << pos.index());
@@ -294,7 +294,7 @@ impl Warp {
         self.put(other, Term::default());
         self.log(log::MERGE, Position::A, slot, other, 0);
         self.st.rank -= 1;
-        self.st.reductions += 1;
+        self.st.counters.reductions += 1;
         if merged.is_zero() {
             self.clear(slot);
         } else {
@@ -336,7 +336,7 @@ impl Warp {
             if !folded {
                 return;
             }
-            self.st.generalized += 1;
+            self.st.counters.generalized += 1;
             for i in 0..n {
                 let s = members[i] as usize;
                 if g[i].is_zero() {
@@ -428,8 +428,8 @@ impl Warp {
         self.put(v, added);
         self.log(log::PLUS, pos, t, u, v);
         self.st.rank += 1;
-        self.st.plus += 1;
-        self.st.vertices += 1;
+        self.st.counters.plus += 1;
+        self.st.counters.vertices += 1;
         self.st.since_reduction = 0;
         true
     }

@@ -208,7 +208,11 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
         n if n % 2 == 1 => sorted[n / 2],
         n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     };
-    let mean = if sorted.is_empty() { f64::NAN } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
+    let mean = if sorted.is_empty() {
+        f64::NAN
+    } else {
+        sorted.iter().sum::<f64>() / sorted.len() as f64
+    };
     let result = json!({
         "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": failures,
         "mean_s": mean, "median_s": median, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,

@@ -261,14 +261,8 @@ impl Engine for GpuEngine {
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
         for s in &mut self.host_states {
             *s = WarpState {
-                rng: s.rng,
-                rank: s.rank,
-                best_rank: s.best_rank,
-                since_reduction: s.since_reduction,
-                max_rank: s.max_rank,
-                load: s.load,
-                logged: s.logged,
-                ..WarpState::default()
+                counters: Counters::default(),
+                ..*s
             };
         }
         let copy = "copy to the GPU";
@@ -328,14 +322,7 @@ impl Engine for GpuEngine {
             .copy_from_slice(bytemuck::cast_slice::<u64, WarpState>(&words));
         let mut round = Round::default();
         for s in &self.host_states {
-            round.counters += Counters {
-                steps: s.steps,
-                vertices: s.vertices,
-                flips: s.flips,
-                plus: s.plus,
-                reductions: s.reductions,
-                generalized: s.generalized,
-            };
+            round.counters += s.counters;
             round.walkers.push(WalkerStatus {
                 rank: s.rank as usize,
                 best_rank: s.best_rank as usize,

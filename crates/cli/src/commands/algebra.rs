@@ -1,0 +1,100 @@
+//! Scheme algebra: `product`, `extend`, `project`, `rotate`, `transpose`. Each reads valid
+//! schemes, builds the new one with flipgraph-core's algebra, verifies it and writes it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use flipgraph_core::algebra::{self, Dim};
+
+use crate::schemes::{read_valid, write_verified, WriteArgs};
+
+fn parse_dim(s: &str) -> Result<Dim, String> {
+    match s {
+        "n" => Ok(Dim::N),
+        "m" => Ok(Dim::M),
+        "p" => Ok(Dim::P),
+        _ => Err(format!("unknown dimension '{s}' (expected n, m or p)")),
+    }
+}
+
+/// The Kronecker product: <n1,m1,p1> and <n2,m2,p2> give <n1n2,m1m2,p1p2> of rank r1*r2.
+#[derive(clap::Args)]
+#[command(after_help = "Example: flipgraph product strassen.m 4x4x4-r47.exp --to json -o 8x8x8-r329.json")]
+pub struct ProductArgs {
+    first: PathBuf,
+    second: PathBuf,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// Extend <n,m,p> to <n+1,m,p> (or m+1, p+1) by adding the terms of the new slice.
+#[derive(clap::Args)]
+pub struct ExtendArgs {
+    input: PathBuf,
+    /// The dimension to grow: n, m or p.
+    #[arg(long, value_parser = parse_dim)]
+    dim: Dim,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// Project <n,m,p> to <n-1,m,p> (or m-1, p-1) by dropping one index; vanishing terms are removed.
+#[derive(clap::Args)]
+pub struct ProjectArgs {
+    input: PathBuf,
+    /// The dimension to shrink: n, m or p.
+    #[arg(long, value_parser = parse_dim)]
+    dim: Dim,
+    /// The index to drop, from 1 (default: the last).
+    #[arg(long)]
+    index: Option<usize>,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// A symmetry of one scheme: rotate (<n,m,p> to <m,p,n>) or transpose (<n,m,p> to <p,m,n>).
+#[derive(clap::Args)]
+pub struct SymmetryArgs {
+    input: PathBuf,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+pub fn product(args: ProductArgs) -> Result<ExitCode> {
+    let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
+    let p = algebra::product(&x, &y).context("the product is too large")?;
+    write_verified(&p, &args.write, "product")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn extend(args: ExtendArgs) -> Result<ExitCode> {
+    let s = read_valid(&args.input)?;
+    write_verified(&algebra::extend(&s, args.dim)?, &args.write, "extension")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn project(args: ProjectArgs) -> Result<ExitCode> {
+    let s = read_valid(&args.input)?;
+    let size = s.shape.dims()[args.dim as usize];
+    let index = match args.index {
+        Some(i) if (1..=size).contains(&i) => i - 1,
+        Some(i) => anyhow::bail!("--index {i} is out of range: the dimension has size {size}"),
+        None => size - 1,
+    };
+    let projected = algebra::project(&s, args.dim, index).context("cannot shrink a dimension of size 1")?;
+    write_verified(&projected, &args.write, "projection")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn rotate(args: SymmetryArgs) -> Result<ExitCode> {
+    let s = read_valid(&args.input)?;
+    write_verified(&algebra::rotate(&s), &args.write, "rotation")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn transpose(args: SymmetryArgs) -> Result<ExitCode> {
+    let s = read_valid(&args.input)?;
+    write_verified(&algebra::transpose_scheme(&s), &args.write, "transposition")?;
+    Ok(ExitCode::SUCCESS)
+}
