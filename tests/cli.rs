@@ -313,3 +313,78 @@ fn products_symmetries_extend_and_project_give_valid_schemes() {
     assert_eq!(out.status.code(), Some(1), "9x9x24 does not fit");
     assert!(text(&out).contains("too large"), "{}", text(&out));
 }
+
+/// Generates code for `scheme`, compiles it with a harness that compares it with naive
+/// multiplication on random matrices, and runs it.
+fn check_generated_code(scheme: &Path, f2: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let code = dir.path().join("scheme.rs");
+    let mut args = vec!["codegen", scheme.to_str().unwrap(), "-o", code.to_str().unwrap()];
+    if f2 {
+        args.push("--f2");
+    }
+    let out = flipgraph(&args);
+    assert!(out.status.success(), "{}", text(&out));
+    let file = flipgraph_core::formats::read_path(scheme).unwrap();
+    let [n, m, p] = file.scheme.shape.dims();
+    let check = if f2 {
+        "let c = scheme::mul(&a, &b);
+        for i in 0..N { for k in 0..P {
+            let mut want = 0u64;
+            for j in 0..M { want ^= a[i][j] & b[j][k]; }
+            assert_eq!(c[i][k], want, \"entry {i},{k}\");
+        } }"
+    } else {
+        "let (a, b) = (a.map(|r| r.map(|x| (x % 7) as i64 - 3)), b.map(|r| r.map(|x| (x % 7) as i64 - 3)));
+        let c = scheme::mul(&a, &b);
+        for i in 0..N { for k in 0..P {
+            let want: i64 = (0..M).map(|j| a[i][j] * b[j][k]).sum();
+            assert_eq!(c[i][k], want, \"entry {i},{k}\");
+        } }"
+    };
+    let harness = format!(
+        "#[allow(clippy::all, unused_parens)] mod scheme {{ include!(\"scheme.rs\"); }}
+        const N: usize = {n}; const M: usize = {m}; const P: usize = {p};
+        fn main() {{
+            let mut s = 0x9e3779b97f4a7c15u64;
+            let mut next = || {{ s ^= s << 13; s ^= s >> 7; s ^= s << 17; s }};
+            for _ in 0..200 {{
+                let a: [[u64; M]; N] = std::array::from_fn(|_| std::array::from_fn(|_| next()));
+                let b: [[u64; P]; M] = std::array::from_fn(|_| std::array::from_fn(|_| next()));
+                {check}
+            }}
+            println!(\"generated code agrees\");
+        }}"
+    );
+    std::fs::write(dir.path().join("main.rs"), harness).unwrap();
+    let exe = dir.path().join("main");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let built = Command::new(rustc)
+        .args(["--edition", "2021", "-O", "-o"])
+        .arg(&exe)
+        .arg(dir.path().join("main.rs"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}: the generated code does not compile: {}",
+        scheme.display(),
+        text(&built)
+    );
+    let ran = Command::new(&exe).output().unwrap();
+    assert!(ran.status.success(), "{}: {}", scheme.display(), text(&ran));
+}
+
+#[test]
+fn generated_code_multiplies_correctly() {
+    check_generated_code(&data("2x2x2-r7-strassen.m"), false);
+    check_generated_code(&data("3x3x3-r23-laderman.m"), false);
+    check_generated_code(&data("2x2x2-r7-strassen.m"), true);
+    check_generated_code(&data("3x3x8-r55-perminov.json"), true);
+    let lifted = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes/5x5x5-r93-mp-lifted.exp");
+    if lifted.exists() {
+        check_generated_code(&lifted, false);
+    } else {
+        eprintln!("skipped the lifted 5x5x5: {} not found", lifted.display());
+    }
+}

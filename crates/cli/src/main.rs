@@ -44,6 +44,7 @@ enum Command {
     Rotate(commands::algebra::SymmetryArgs),
     /// Transpose a scheme: <n,m,p> to <p,m,n>.
     Transpose(commands::algebra::SymmetryArgs),
+    Codegen(commands::codegen::Args),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
         Command::Project(args) => commands::algebra::project(args),
         Command::Rotate(args) => commands::algebra::rotate(args),
         Command::Transpose(args) => commands::algebra::transpose(args),
+        Command::Codegen(args) => commands::codegen::run(args),
     };
     match result {
         Ok(code) => code,

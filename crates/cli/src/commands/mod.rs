@@ -2,6 +2,7 @@
 
 pub mod algebra;
 pub mod bench;
+pub mod codegen;
 pub mod convert;
 pub mod gpu;
 pub mod info;
