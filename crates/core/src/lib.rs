@@ -12,6 +12,19 @@
 //! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
 //!   verification over F2 and Z, and the single-scheme random walk.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
+//!
+//! ```
+//! use flipgraph_core::walk::{WalkConfig, Walker};
+//! use flipgraph_core::{verify::verify, Scheme, Shape};
+//!
+//! // Walk the flip graph from the naive 3x3x3 scheme (rank 27) towards Laderman's rank 23.
+//! let naive = Scheme::naive(Shape::square(3).unwrap());
+//! let mut walker = Walker::new(&naive, WalkConfig::default(), 1);
+//! walker.walk(1_000_000, 23);
+//! let best = walker.best();
+//! assert!(best.rank() < 27);
+//! assert_eq!(verify(&best), Ok(()));
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
