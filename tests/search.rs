@@ -51,18 +51,16 @@ fn assert_folder_sound(dir: &Path) {
     }
 }
 
+/// `flipgraph search` of 4x4x4 on the CPU, quiet, with `extra` flags.
+fn search_4x4x4(extra: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args(["search", "--size", "4", "--backend", "cpu", "--quiet"])
+        .args(extra);
+    cmd
+}
+
 fn start_search(dir: &Path, checkpoint_secs: &str) -> Child {
-    bin()
-        .args([
-            "search",
-            "--size",
-            "4",
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--checkpoint-secs",
-            checkpoint_secs,
-        ])
+    search_4x4x4(&["--checkpoint-secs", checkpoint_secs])
         .args(["--target-rank", "40", "--time", "120s", "--out"])
         .arg(dir)
         .stdout(Stdio::null())
@@ -226,20 +224,7 @@ fn the_same_seed_gives_the_same_run() {
     let dir = tempfile::tempdir().unwrap();
     let run = |name: &str| {
         let out = dir.path().join(name);
-        let done = bin()
-            .args([
-                "search",
-                "--size",
-                "4",
-                "--backend",
-                "cpu",
-                "--quiet",
-                "--threads",
-                "2",
-                "--seed",
-                "3",
-            ])
-            .args(["--target-rank", "52", "--out"])
+        let done = search_4x4x4(&["--threads", "2", "--seed", "3", "--target-rank", "52", "--out"])
             .arg(&out)
             .output()
             .unwrap();

@@ -121,7 +121,8 @@ impl GpuEngine {
         let total_mem = cudarc::driver::result::mem_get_info()
             .map(|(_, total)| total)
             .unwrap_or(usize::MAX);
-        let need = (2 * words + walkers * (STATE_WORDS + 2 * options.log_entries.max(1) / 2 + 1)) * 8;
+        // Terms and best terms, the states, and the move log (two 32-bit words an entry).
+        let need = (2 * words + walkers * (STATE_WORDS + options.log_entries)) * 8;
         if need > total_mem / 2 {
             bail!(
                 "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
