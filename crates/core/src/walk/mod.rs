@@ -61,6 +61,8 @@ struct Link {
 #[derive(Clone, Copy, Debug)]
 struct Group {
     key: Factor,
+    /// Where the group's entry sits in its position's table.
+    slot: u32,
     pos: Position,
     head: u32,
     count: u32,
@@ -408,6 +410,22 @@ impl Walker {
     }
 
     fn set_factor(&mut self, t: u32, pos: Position, value: Factor) {
+        let p = pos.index();
+        let g = self.links[t as usize][p].group;
+        if self.groups[g as usize].count == 1 {
+            // The common case of a flip: a term alone with its old factor gets a new factor
+            // that no other term has. Its group is re-keyed in place: one probe, no relinking.
+            if let Err(free) = self.tables[p].find(value) {
+                let (tables, groups) = (&mut self.tables, &mut self.groups);
+                tables[p].insert_at(free, value, g);
+                let old = groups[g as usize].slot as usize;
+                groups[g as usize].slot = free as u32;
+                tables[p].remove_at(old, |id, to| groups[id as usize].slot = to as u32);
+                groups[g as usize].key = value;
+                self.terms[t as usize].set(pos, value);
+                return;
+            }
+        }
         self.detach(t, pos);
         self.terms[t as usize].set(pos, value);
         self.attach(t, pos);
@@ -457,11 +475,12 @@ impl Walker {
     fn attach(&mut self, t: u32, pos: Position) {
         let key = self.terms[t as usize].get(pos);
         let p = pos.index();
-        let g = match self.tables[p].get(key) {
-            Some(g) => g,
-            None => {
+        let g = match self.tables[p].find(key) {
+            Ok(g) => g,
+            Err(free) => {
                 let group = Group {
                     key,
+                    slot: free as u32,
                     pos,
                     head: NONE,
                     count: 0,
@@ -477,7 +496,7 @@ impl Walker {
                         (self.groups.len() - 1) as u32
                     }
                 };
-                self.tables[p].insert(key, g);
+                self.tables[p].insert_at(free, key, g);
                 g
             }
         };
@@ -523,8 +542,9 @@ impl Walker {
                 }
             }
             0 => {
-                let key = group.key;
-                self.tables[p].remove(key);
+                let slot = group.slot as usize;
+                let groups = &mut self.groups;
+                self.tables[p].remove_at(slot, |id, to| groups[id as usize].slot = to as u32);
                 self.free_groups.push(g);
             }
             _ => {}
@@ -541,9 +561,12 @@ impl Walker {
             for pos in Position::ALL {
                 let g = self.groups[self.links[t as usize][pos.index()].group as usize];
                 assert_eq!(g.key, term.get(pos), "term {t} is in the wrong group");
+                let id = self.links[t as usize][pos.index()].group;
+                assert_eq!(self.tables[pos.index()].find(g.key), Ok(id));
                 assert_eq!(
-                    self.tables[pos.index()].get(g.key),
-                    Some(self.links[t as usize][pos.index()].group)
+                    self.tables[pos.index()].slot_holds(g.slot as usize),
+                    Some((g.key, id)),
+                    "stale slot"
                 );
                 let members = self
                     .alive

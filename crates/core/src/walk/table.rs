@@ -38,41 +38,41 @@ impl FactorTable {
     }
 
     /// The group id of `key`, if present.
+    #[cfg(test)]
+    fn get(&self, key: Factor) -> Option<u32> {
+        self.find(key).ok()
+    }
+
+    /// One probe for `key`: its group id, or the free slot where it would go.
     #[inline]
-    pub(super) fn get(&self, key: Factor) -> Option<u32> {
+    pub(super) fn find(&self, key: Factor) -> Result<u32, usize> {
         let mut i = self.home(key);
         loop {
             let (k, id) = self.slots[i];
             if id == EMPTY {
-                return None;
+                return Err(i);
             }
             if k == key {
-                return Some(id);
+                return Ok(id);
             }
             i = (i + 1) & self.mask();
         }
     }
 
-    /// Inserts `key` (which must be absent).
+    /// Puts `key` into the free slot `slot` that [`FactorTable::find`] returned for it.
     #[inline]
-    pub(super) fn insert(&mut self, key: Factor, id: u32) {
-        let mut i = self.home(key);
-        while self.slots[i].1 != EMPTY {
-            i = (i + 1) & self.mask();
-        }
-        self.slots[i] = (key, id);
+    pub(super) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
+        debug_assert_eq!(self.slots[slot].1, EMPTY);
+        self.slots[slot] = (key, id);
     }
 
-    /// Removes `key` (which must be present), shifting later entries of its run back.
+    /// Empties `slot`, shifting later entries of its run back; `moved(id, slot)` hears where
+    /// each shifted entry went, so holders of slot numbers stay right.
     #[inline]
-    pub(super) fn remove(&mut self, key: Factor) {
+    pub(super) fn remove_at(&mut self, slot: usize, mut moved: impl FnMut(u32, usize)) {
         let mask = self.mask();
-        let mut i = self.home(key);
-        while self.slots[i].0 != key || self.slots[i].1 == EMPTY {
-            i = (i + 1) & mask;
-        }
-        let mut hole = i;
-        let mut j = i;
+        let mut hole = slot;
+        let mut j = slot;
         loop {
             j = (j + 1) & mask;
             if self.slots[j].1 == EMPTY {
@@ -82,10 +82,16 @@ impl FactorTable {
             // Move j into the hole when its home is not cyclically in (hole, j].
             if (j.wrapping_sub(home) & mask) >= (j.wrapping_sub(hole) & mask) {
                 self.slots[hole] = self.slots[j];
+                moved(self.slots[hole].1, hole);
                 hole = j;
             }
         }
         self.slots[hole].1 = EMPTY;
+    }
+
+    /// The entry at `slot`, if it is occupied (for invariant checks).
+    pub(super) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
+        self.slots.get(slot).copied().filter(|e| e.1 != EMPTY)
     }
 
     /// Number of slots (twice the capacity at least).
@@ -103,25 +109,32 @@ mod tests {
     fn agrees_with_a_model_under_random_inserts_and_removes() {
         let mut t = FactorTable::with_capacity(64);
         let mut model = alloc::collections::BTreeMap::new();
+        // Where each id sits, kept up to date through `moved`.
+        let mut slot_of = alloc::collections::BTreeMap::new();
         let mut rng = WyRand::new(9);
         for step in 0..100_000u32 {
             // Small key space, so runs collide and wrap often.
             let key = rng.below(100) as u64 * 64;
-            match (model.contains_key(&key), model.len() < 64) {
-                (true, _) => {
-                    assert_eq!(t.get(key), model.remove(&key));
-                    t.remove(key);
+            match (t.find(key), model.len() < 64) {
+                (Ok(id), _) => {
+                    assert_eq!(model.remove(&key), Some(id));
+                    let slot = slot_of.remove(&id).unwrap();
+                    t.remove_at(slot, |moved, to| {
+                        slot_of.insert(moved, to);
+                    });
                 }
-                (false, true) => {
-                    t.insert(key, step);
+                (Err(slot), true) => {
+                    t.insert_at(slot, key, step);
                     model.insert(key, step);
+                    slot_of.insert(step, slot);
                 }
-                (false, false) => {}
+                (Err(_), false) => {}
             }
             assert_eq!(t.get(key), model.get(&key).copied());
         }
         for (k, v) in model {
             assert_eq!(t.get(k), Some(v));
+            assert_eq!(t.slots[slot_of[&v]], (k, v));
         }
     }
 }
