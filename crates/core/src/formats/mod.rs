@@ -167,12 +167,12 @@ pub struct SchemeFile {
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
+        /// The I/O error (shown in the message, so not chained as a source).
+        error: std::io::Error,
     },
     /// The content is not a valid scheme file.
     #[error("{}:{}{}", path.display(), error.line.map(|l| format!("{l}: ")).unwrap_or_else(|| " ".into()), error.message)]
@@ -241,9 +241,9 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
 
 /// Reads a scheme file; errors name the file (and line).
 pub fn read_path(path: &Path) -> Result<SchemeFile, FileError> {
-    let bytes = std::fs::read(path).map_err(|source| FileError::Io {
+    let bytes = std::fs::read(path).map_err(|error| FileError::Io {
         path: path.into(),
-        source,
+        error,
     })?;
     read(&bytes).map_err(|error| FileError::Parse {
         path: path.into(),
