@@ -388,3 +388,36 @@ fn generated_code_multiplies_correctly() {
         eprintln!("skipped the lifted 5x5x5: {} not found", lifted.display());
     }
 }
+
+#[test]
+fn lift_finds_integer_schemes_and_says_when_none_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let mod2 = dir.path().join("strassen-mod2.txt");
+    let out = flipgraph(
+        &[
+            "convert",
+            data("2x2x2-r7-strassen.m").to_str().unwrap(),
+            "--mod2",
+            "--to",
+            "txt",
+            "-o",
+        ]
+        .into_iter()
+        .chain([mod2.to_str().unwrap()])
+        .collect::<Vec<_>>(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let line = make_and_verify(&["lift", mod2.to_str().unwrap()]);
+    assert!(line.contains("2x2x2, rank 7: valid over Z"), "{line}");
+
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes");
+    if !shared.exists() {
+        eprintln!("skipped the 5x5x5 and 4x4x4 lifts: {} not found", shared.display());
+        return;
+    }
+    let line = make_and_verify(&["lift", shared.join("5x5x5-r93-mp.exp").to_str().unwrap()]);
+    assert!(line.contains("5x5x5, rank 93: valid over Z"), "{line}");
+    let out = flipgraph(&["lift", shared.join("4x4x4-r47-km.exp").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("no lift exists"), "{}", text(&out));
+}

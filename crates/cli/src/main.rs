@@ -45,6 +45,7 @@ enum Command {
     /// Transpose a scheme: <n,m,p> to <p,m,n>.
     Transpose(commands::algebra::SymmetryArgs),
     Codegen(commands::codegen::Args),
+    Lift(commands::lift::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +66,7 @@ fn main() -> ExitCode {
         Command::Rotate(args) => commands::algebra::rotate(args),
         Command::Transpose(args) => commands::algebra::transpose(args),
         Command::Codegen(args) => commands::codegen::run(args),
+        Command::Lift(args) => commands::lift::run(args),
     };
     match result {
         Ok(code) => code,

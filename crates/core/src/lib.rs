@@ -42,6 +42,8 @@ pub mod term;
 #[cfg(feature = "alloc")]
 pub mod algebra;
 #[cfg(feature = "alloc")]
+pub mod lift;
+#[cfg(feature = "alloc")]
 pub mod scheme;
 #[cfg(feature = "alloc")]
 pub mod verify;

@@ -6,6 +6,7 @@ pub mod codegen;
 pub mod convert;
 pub mod gpu;
 pub mod info;
+pub mod lift;
 pub mod plot;
 pub mod search;
 pub mod verify;

@@ -1,0 +1,42 @@
+//! `flipgraph lift FILE`: lift an F2 scheme to the integers.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use flipgraph_core::lift::lift;
+
+use crate::schemes::{read_checked, write_verified, WriteArgs};
+
+/// Lift a scheme valid over F2 to one valid over Z (Hensel lifting, preferring coefficients
+/// in {-1,0,1}); says so, and why, when no lift exists or none is found.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The scheme (any readable format).
+    input: PathBuf,
+    /// Random sign vectors to try before the general lift.
+    #[arg(long, default_value_t = 200)]
+    tries: usize,
+    /// Lift the general system up to 2^BITS.
+    #[arg(long, default_value_t = 24)]
+    bits: u32,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let checked = read_checked(&args.input)?;
+    if checked.f2.is_err() {
+        bail!("{}: not a valid scheme over F2; nothing to lift", args.input.display());
+    }
+    match lift(&checked.f2_scheme(), args.tries, args.bits) {
+        Ok(z) => {
+            write_verified(&z, &args.write, &format!("lift of {}", args.input.display()))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", args.input.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

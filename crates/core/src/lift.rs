@@ -1,0 +1,300 @@
+//! Lifting an F2 scheme to the integers (Hensel lifting).
+//!
+//! A scheme valid mod `2^k` becomes one valid mod `2^(k+1)` by adding `2^k d` to its
+//! coefficients, where `d` solves a linear system over F2: `J d = (T - F(x)) / 2^k (mod 2)`,
+//! with `J` the Jacobian of the trilinear map at the scheme mod 2 (the same matrix at every level).
+//!
+//! [`lift`] first looks for a lift with coefficients in {-1, 0, 1} on the scheme's own support
+//! (signs only: one level decides them), trying the solution space's vectors at random; then it
+//! checks the full system mod 4, whose inconsistency proves that no lift exists at all; then it
+//! lifts the full system to `2^bits` and reads the coefficients as small signed integers.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::rng::WyRand;
+use crate::scheme::{IntScheme, Scheme};
+use crate::term::Position;
+use crate::verify::verify_z;
+
+/// Why no lift was returned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiftError {
+    /// The scheme is not valid over F2 to begin with.
+    #[error("the scheme is not valid over F2")]
+    Invalid,
+    /// The linear system mod 4 has no solution: no integer scheme reduces to this one mod 2.
+    #[error("no lift exists: the scheme does not even lift mod 4 (its linear system over F2 is inconsistent)")]
+    NoLift,
+    /// Lifts exist mod `2^bits`, but none read as small integers valid over Z was found.
+    #[error("lifts exist mod 2^{bits}, but no integer scheme with small coefficients was found from them")]
+    NotFound {
+        /// The highest power of two lifted to.
+        bits: u32,
+    },
+}
+
+/// A dense matrix over F2, one bit-vector per row.
+struct BitMatrix {
+    cols: usize,
+    rows: Vec<Vec<u64>>,
+}
+
+/// A solution of `A x = b` over F2: one particular solution and a basis of the kernel.
+struct Solution {
+    particular: Vec<bool>,
+    kernel: Vec<Vec<bool>>,
+}
+
+impl BitMatrix {
+    fn new(rows: usize, cols: usize) -> BitMatrix {
+        // One extra column for the right-hand side.
+        let words = (cols + 1).div_ceil(64);
+        BitMatrix {
+            cols,
+            rows: vec![vec![0; words]; rows],
+        }
+    }
+
+    fn flip(&mut self, r: usize, c: usize) {
+        self.rows[r][c / 64] ^= 1 << (c % 64);
+    }
+
+    fn get(row: &[u64], c: usize) -> bool {
+        row[c / 64] >> (c % 64) & 1 == 1
+    }
+
+    /// Solves `A x = b` (b as the extra column `cols`) by reduction to row echelon form; None
+    /// when inconsistent. Consumes the matrix.
+    fn solve(mut self, b: &[bool]) -> Option<Solution> {
+        let rhs = self.cols;
+        for (r, &bit) in b.iter().enumerate() {
+            if bit {
+                self.flip(r, rhs);
+            }
+        }
+        // Rows with nothing in them take no part.
+        let mut rows: Vec<Vec<u64>> = self.rows.into_iter().filter(|r| r.iter().any(|&w| w != 0)).collect();
+        let mut pivots: Vec<usize> = Vec::new();
+        let mut top = 0;
+        for c in 0..self.cols {
+            let Some(p) = (top..rows.len()).find(|&r| Self::get(&rows[r], c)) else {
+                continue;
+            };
+            rows.swap(top, p);
+            let pivot = rows[top].clone();
+            for (r, row) in rows.iter_mut().enumerate() {
+                if r != top && Self::get(row, c) {
+                    for (w, &pw) in row.iter_mut().zip(&pivot) {
+                        *w ^= pw;
+                    }
+                }
+            }
+            pivots.push(c);
+            top += 1;
+        }
+        // A row 0 = 1 below the pivots: inconsistent.
+        if rows[top..].iter().any(|r| Self::get(r, rhs)) {
+            return None;
+        }
+        let mut particular = vec![false; self.cols];
+        for (i, &c) in pivots.iter().enumerate() {
+            particular[c] = Self::get(&rows[i], rhs);
+        }
+        let mut is_pivot = vec![false; self.cols];
+        for &c in &pivots {
+            is_pivot[c] = true;
+        }
+        let kernel = (0..self.cols)
+            .filter(|&f| !is_pivot[f])
+            .map(|f| {
+                let mut v = vec![false; self.cols];
+                v[f] = true;
+                for (i, &c) in pivots.iter().enumerate() {
+                    v[c] = Self::get(&rows[i], f);
+                }
+                v
+            })
+            .collect();
+        Some(Solution { particular, kernel })
+    }
+}
+
+/// The unknowns of a lift: (term, position, entry) of each coefficient taking part.
+type Unknowns = Vec<(usize, Position, usize)>;
+
+/// The Jacobian mod 2 at `s` for the columns `unknowns`, rows the tensor entries `(u, v, w)`.
+fn jacobian(s: &Scheme, unknowns: &Unknowns) -> BitMatrix {
+    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
+    let mut j = BitMatrix::new(nu * nv * nw, unknowns.len());
+    let bits = |x: u64| (0..64).filter(move |i| x >> i & 1 == 1);
+    for (col, &(t, pos, i)) in unknowns.iter().enumerate() {
+        let term = s.terms()[t];
+        // d F[u,v,w] / d a_t[i] = b_t[v] c_t[w] at u = i, and likewise for B and C.
+        let (x, y) = (term.get(pos.next()), term.get(pos.prev()));
+        for p in bits(x) {
+            for q in bits(y) {
+                let (u, v, w) = match pos {
+                    Position::A => (i, p, q),
+                    Position::B => (q, i, p),
+                    Position::C => (p, q, i),
+                };
+                j.flip((u * nv + v) * nw + w, col);
+            }
+        }
+    }
+    j
+}
+
+/// `F(x) - T` over the integers, per tensor entry.
+fn residual(s: &IntScheme) -> Vec<i128> {
+    let [nu, nv, nw] = Position::ALL.map(|p| s.shape.factor_bits(p));
+    let mut f = vec![0i128; nu * nv * nw];
+    for t in &s.terms {
+        let [a, b, c] = &t.factors;
+        for (u, &x) in a.iter().enumerate().filter(|e| *e.1 != 0) {
+            for (v, &y) in b.iter().enumerate().filter(|e| *e.1 != 0) {
+                for (w, &z) in c.iter().enumerate().filter(|e| *e.1 != 0) {
+                    f[(u * nv + v) * nw + w] += x as i128 * y as i128 * z as i128;
+                }
+            }
+        }
+    }
+    let target = IntScheme::from_f2(&Scheme::naive(s.shape));
+    let mut t = vec![0i128; f.len()];
+    for term in &target.terms {
+        let (u, v, w) = (
+            term.factors[0].iter().position(|&x| x == 1).unwrap_or(0),
+            term.factors[1].iter().position(|&x| x == 1).unwrap_or(0),
+            term.factors[2].iter().position(|&x| x == 1).unwrap_or(0),
+        );
+        t[(u * nv + v) * nw + w] = 1;
+    }
+    f.iter().zip(&t).map(|(x, y)| x - y).collect()
+}
+
+/// Adds `scale * d` to the unknowns of `x`.
+fn apply(x: &mut IntScheme, unknowns: &Unknowns, d: &[bool], scale: i64) {
+    for (k, &(t, pos, i)) in unknowns.iter().enumerate() {
+        if d[k] {
+            let c = &mut x.terms[t].factors[pos.index()][i];
+            *c = c.wrapping_add(scale);
+        }
+    }
+}
+
+/// XOR of `v` into `acc`.
+fn xor_into(acc: &mut [bool], v: &[bool]) {
+    for (a, &b) in acc.iter_mut().zip(v) {
+        *a ^= b;
+    }
+}
+
+/// The unknowns: every coefficient (`all`) or only those that are 1 mod 2.
+fn unknowns(s: &Scheme, all: bool) -> Unknowns {
+    let mut out = Vec::new();
+    for (t, term) in s.terms().iter().enumerate() {
+        for pos in Position::ALL {
+            for i in 0..s.shape().factor_bits(pos) {
+                if all || term.get(pos) >> i & 1 == 1 {
+                    out.push((t, pos, i));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
+/// `tries` random vectors of the sign solutions are checked, and the general lift goes to
+/// `2^bits` (at most 62).
+pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError> {
+    crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
+    let start = IntScheme::from_f2(s);
+    // The right-hand side at level 1: (T - F(x0)) / 2 mod 2.
+    let rhs = |x: &IntScheme, k: u32| -> Vec<bool> { residual(x).iter().map(|&r| (-r >> k) & 1 == 1).collect() };
+
+    // Signs on the support: x = x0 + 2 d (mod 4), read as -1 where d = 1.
+    let support = unknowns(s, false);
+    if let Some(sol) = jacobian(s, &support).solve(&rhs(&start, 1)) {
+        let mut rng = WyRand::new(0x11f7);
+        let mut d = sol.particular.clone();
+        for attempt in 0..tries.max(1) {
+            if attempt > 0 {
+                d.clone_from(&sol.particular);
+                for v in &sol.kernel {
+                    if rng.bits() & 1 == 1 {
+                        xor_into(&mut d, v);
+                    }
+                }
+            }
+            let mut x = start.clone();
+            apply(&mut x, &support, &d, -2);
+            if verify_z(&x).is_ok() {
+                return Ok(x);
+            }
+            if sol.kernel.is_empty() {
+                break;
+            }
+        }
+    }
+
+    // The general lift: every coefficient may move, level after level.
+    let all = unknowns(s, true);
+    let bits = bits.clamp(2, 62);
+    let mut x = start;
+    for k in 1..bits {
+        let Some(sol) = jacobian(s, &all).solve(&rhs(&x, k)) else {
+            return Err(if k == 1 {
+                LiftError::NoLift
+            } else {
+                LiftError::NotFound { bits: k }
+            });
+        };
+        apply(&mut x, &all, &sol.particular, 1 << k);
+        // Read every coefficient as the signed residue mod 2^(k+1): small integers show.
+        let m = 1i64 << (k + 1);
+        let mut small = x.clone();
+        for t in &mut small.terms {
+            for c in t.factors.iter_mut().flatten() {
+                let r = c.rem_euclid(m);
+                *c = if r > m / 2 { r - m } else { r };
+            }
+        }
+        if verify_z(&small).is_ok() {
+            return Ok(small);
+        }
+    }
+    Err(LiftError::NotFound { bits })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::Shape;
+
+    #[test]
+    fn naive_schemes_lift_as_they_are() {
+        let s = Scheme::naive(Shape::new(2, 3, 2).unwrap());
+        let z = lift(&s, 4, 8).unwrap();
+        assert_eq!(verify_z(&z), Ok(()));
+        assert_eq!(z.mod2(), s);
+    }
+
+    #[test]
+    fn solves_small_systems_and_finds_inconsistency() {
+        // x0 + x1 = 1, x1 = 1  ->  x = (0, 1)
+        let mut m = BitMatrix::new(2, 2);
+        m.flip(0, 0);
+        m.flip(0, 1);
+        m.flip(1, 1);
+        let sol = m.solve(&[true, true]).unwrap();
+        assert_eq!(sol.particular, vec![false, true]);
+        assert!(sol.kernel.is_empty());
+        // x0 = 1 and x0 = 0
+        let mut m = BitMatrix::new(2, 1);
+        m.flip(0, 0);
+        m.flip(1, 0);
+        assert!(m.solve(&[true, false]).is_none());
+    }
+}
