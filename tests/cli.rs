@@ -421,3 +421,75 @@ fn lift_finds_integer_schemes_and_says_when_none_exists() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("no lift exists"), "{}", text(&out));
 }
+
+#[test]
+fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    for (size, target, want) in [
+        ("2", "2x2x2-r7-strassen.m", "rank 8 to rank 7"),
+        ("3", "3x3x3-r23-laderman.m", "rank 27 to rank 23"),
+    ] {
+        let out = dir.path().join(size);
+        let naive_run = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+            .args([
+                "search",
+                "--size",
+                size,
+                "--backend",
+                "cpu",
+                "--quiet",
+                "--target-rank",
+                "64",
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(naive_run.status.success(), "{}", text(&naive_run));
+        let naive = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().contains("-r"))
+            .unwrap();
+        let path_file = dir.path().join(format!("path{size}.txt"));
+        let target = data(target);
+        let built = flipgraph(&[
+            "path",
+            naive.to_str().unwrap(),
+            target.to_str().unwrap(),
+            "-o",
+            path_file.to_str().unwrap(),
+        ]);
+        assert!(built.status.success(), "{}", text(&built));
+        let replayed = flipgraph(&[
+            "replay",
+            naive.to_str().unwrap(),
+            path_file.to_str().unwrap(),
+            "--target",
+            target.to_str().unwrap(),
+        ]);
+        assert!(replayed.status.success(), "{}", text(&replayed));
+        assert!(
+            text(&replayed).contains(want) && text(&replayed).contains("arrived exactly"),
+            "{}",
+            text(&replayed)
+        );
+        // A path with a move removed no longer replays.
+        let body = std::fs::read_to_string(&path_file).unwrap();
+        let cut: Vec<&str> = body
+            .lines()
+            .enumerate()
+            .filter(|&(i, _)| i != 3)
+            .map(|(_, l)| l)
+            .collect();
+        std::fs::write(&path_file, cut.join("\n")).unwrap();
+        let broken = flipgraph(&[
+            "replay",
+            naive.to_str().unwrap(),
+            path_file.to_str().unwrap(),
+            "--target",
+            target.to_str().unwrap(),
+        ]);
+        assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
+    }
+}

@@ -46,6 +46,8 @@ enum Command {
     Transpose(commands::algebra::SymmetryArgs),
     Codegen(commands::codegen::Args),
     Lift(commands::lift::Args),
+    Path(commands::path::PathArgs),
+    Replay(commands::path::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,8 @@ fn main() -> ExitCode {
         Command::Transpose(args) => commands::algebra::transpose(args),
         Command::Codegen(args) => commands::codegen::run(args),
         Command::Lift(args) => commands::lift::run(args),
+        Command::Path(args) => commands::path::build(args),
+        Command::Replay(args) => commands::path::replay(args),
     };
     match result {
         Ok(code) => code,

@@ -44,6 +44,8 @@ pub mod algebra;
 #[cfg(feature = "alloc")]
 pub mod lift;
 #[cfg(feature = "alloc")]
+pub mod path;
+#[cfg(feature = "alloc")]
 pub mod scheme;
 #[cfg(feature = "alloc")]
 pub mod verify;

@@ -7,6 +7,7 @@ pub mod convert;
 pub mod gpu;
 pub mod info;
 pub mod lift;
+pub mod path;
 pub mod plot;
 pub mod search;
 pub mod verify;

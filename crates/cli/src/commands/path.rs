@@ -1,0 +1,96 @@
+//! `flipgraph path A B` and `flipgraph replay A PATH`: flip-graph paths between schemes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use flipgraph_core::path::{apply, parse, path, to_text, Move};
+use flipgraph_core::verify::verify;
+use flipgraph_core::{IntScheme, Scheme};
+
+use crate::output::write_atomic;
+use crate::schemes::{read_valid_f2, write_verified, WriteArgs};
+
+/// Build a path of moves (splits, merges, pairs; see the path format in flipgraph-core's
+/// `path` module) that turns scheme A into scheme B of the same shape, over F2.
+#[derive(clap::Args)]
+pub struct PathArgs {
+    from: PathBuf,
+    to: PathBuf,
+    /// Where to write the path (default: standard output).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Replay a path from a scheme: every move must apply; the end must verify (and equal --target).
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    from: PathBuf,
+    path: PathBuf,
+    /// The scheme the path must arrive at exactly.
+    #[arg(long)]
+    target: Option<PathBuf>,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+fn counts(moves: &[Move]) -> String {
+    let n = |f: fn(&Move) -> bool| moves.iter().filter(|m| f(m)).count();
+    format!(
+        "{} moves ({} flips, {} splits, {} merges, {} pairs)",
+        moves.len(),
+        n(|m| matches!(m, Move::Flip { .. })),
+        n(|m| matches!(m, Move::Split { .. })),
+        n(|m| matches!(m, Move::Merge { .. })),
+        n(|m| matches!(m, Move::Pair { .. }))
+    )
+}
+
+pub fn build(args: PathArgs) -> Result<ExitCode> {
+    let (a, b) = (read_valid_f2(&args.from)?, read_valid_f2(&args.to)?);
+    if a.shape() != b.shape() {
+        bail!("the schemes have different shapes: {} and {}", a.shape(), b.shape());
+    }
+    let moves = path(&a, &b);
+    let text = to_text(a.shape(), &moves);
+    match &args.output {
+        Some(p) => write_atomic(p, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    eprintln!("path from rank {} to rank {}: {}", a.rank(), b.rank(), counts(&moves));
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
+    let a = read_valid_f2(&args.from)?;
+    let text = std::fs::read_to_string(&args.path).with_context(|| format!("cannot read {}", args.path.display()))?;
+    let (shape, moves) = parse(&text).with_context(|| format!("{}", args.path.display()))?;
+    if shape != a.shape() {
+        bail!(
+            "{}: a path for {shape}, but the scheme is {}",
+            args.path.display(),
+            a.shape()
+        );
+    }
+    let mut terms = a.terms().to_vec();
+    for (i, m) in moves.iter().enumerate() {
+        apply(&mut terms, m, i).with_context(|| format!("{}", args.path.display()))?;
+    }
+    let end = Scheme::new(shape, terms)?;
+    verify(&end).map_err(|d| anyhow::anyhow!("the path ends at an invalid scheme: {d}"))?;
+    eprintln!("replayed {}: rank {} to rank {}", counts(&moves), a.rank(), end.rank());
+    if let Some(target) = &args.target {
+        let b = read_valid_f2(target)?;
+        let (mut x, mut y) = (end.terms().to_vec(), b.terms().to_vec());
+        x.sort_unstable();
+        y.sort_unstable();
+        if x != y {
+            bail!("the path does not arrive at {}", target.display());
+        }
+        eprintln!("arrived exactly at {}", target.display());
+    }
+    if args.write.output.is_some() {
+        write_verified(&IntScheme::from_f2(&end), &args.write, "the end of the path")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

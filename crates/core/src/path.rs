@@ -1,0 +1,369 @@
+//! Paths in the flip graph between two schemes of one shape, after the constructive proof of
+//! its connectivity: split every term into basis tensors, cancel equal pairs (which leaves the
+//! naive scheme, the tensor's own basis tensors), then run the other scheme's reduction backwards
+//! (its cancellations become "add a pair", its splits become merges).
+//!
+//! Moves name terms by value, so a path replays on any list holding those terms. The text form,
+//! one move a line, factors in hexadecimal (`#` starts a comment):
+//!
+//! ```text
+//! flipgraph-path 2x2x2
+//! split b 0x1 0x9 0x1 0x8      # (a,b,c) -> (a, b^part, c) + (a, part, c)
+//! merge 0x1 0x1 0x1 0x1 0x8 0x1  # two terms sharing two factors -> one (none when equal)
+//! pair 0x2 0x4 0x1             # adds the term twice (their sum is zero)
+//! flip a 0x1 0x2 0x4 0x1 0x8 0x10  # flip(keep, other) on their shared factor A
+//! ```
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+use crate::moves::{flip, merge};
+use crate::scheme::Scheme;
+use crate::shape::Shape;
+use crate::term::{Position, Term};
+
+/// One step of a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// `flip(keep, other, pos)` on their shared factor at `pos`.
+    Flip {
+        /// The shared position.
+        pos: Position,
+        /// The term whose other factor `R` changes.
+        keep: Term,
+        /// The term whose factor `Q` changes.
+        other: Term,
+    },
+    /// A plus-like split: `term` becomes `term` with `pos` xor `part`, and `term` with `pos` = `part`.
+    Split {
+        /// The term split.
+        term: Term,
+        /// The position split.
+        pos: Position,
+        /// The factor of the new term at `pos`.
+        part: u64,
+    },
+    /// A reduction: two terms that share two factors become one (none when they are equal).
+    Merge {
+        /// One term.
+        x: Term,
+        /// The other.
+        y: Term,
+    },
+    /// Adds `term` twice (a zero sum: the inverse of cancelling an equal pair).
+    Pair {
+        /// The term added twice.
+        term: Term,
+    },
+}
+
+/// A move that does not apply, or a path file that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// Move `step` (0-based) needs a term the scheme does not hold.
+    #[error("move {step}: the scheme holds no term {term:x?}")]
+    MissingTerm {
+        /// The move's index.
+        step: usize,
+        /// The term looked for.
+        term: Term,
+    },
+    /// Move `step` is not a legal move on the terms it names.
+    #[error("move {step}: {why}")]
+    Illegal {
+        /// The move's index.
+        step: usize,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// A line of a path file.
+    #[error("line {line}: {why}")]
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl Move {
+    /// The move that undoes this one.
+    pub fn inverse(&self) -> Move {
+        match *self {
+            Move::Flip { pos, keep, other } => {
+                let (mut k, mut o) = (keep, other);
+                flip(&mut k, &mut o, pos);
+                Move::Flip { pos, keep: k, other: o }
+            }
+            Move::Split { term, pos, part } => {
+                let mut rest = term;
+                rest.set(pos, term.get(pos) ^ part);
+                let mut new = term;
+                new.set(pos, part);
+                Move::Merge { x: rest, y: new }
+            }
+            Move::Merge { x, y } if x == y => Move::Pair { term: x },
+            Move::Merge { x, y } => {
+                let pos = Position::ALL
+                    .into_iter()
+                    .find(|&p| x.get(p) != y.get(p))
+                    .unwrap_or(Position::A);
+                let mut merged = x;
+                merged.set(pos, x.get(pos) ^ y.get(pos));
+                Move::Split {
+                    term: merged,
+                    pos,
+                    part: y.get(pos),
+                }
+            }
+            Move::Pair { term } => Move::Merge { x: term, y: term },
+        }
+    }
+}
+
+/// Removes one term equal to `t` from `terms`.
+fn take(terms: &mut Vec<Term>, t: Term, step: usize) -> Result<(), PathError> {
+    let i = terms
+        .iter()
+        .position(|&u| u == t)
+        .ok_or(PathError::MissingTerm { step, term: t })?;
+    terms.swap_remove(i);
+    Ok(())
+}
+
+/// Applies move number `step` to `terms` (a multiset; order is not kept).
+pub fn apply(terms: &mut Vec<Term>, m: &Move, step: usize) -> Result<(), PathError> {
+    match *m {
+        Move::Flip { pos, keep, other } => {
+            if keep.get(pos) != other.get(pos) {
+                return Err(PathError::Illegal {
+                    step,
+                    why: "a flip needs a shared factor",
+                });
+            }
+            take(terms, keep, step)?;
+            take(terms, other, step)?;
+            let (mut k, mut o) = (keep, other);
+            flip(&mut k, &mut o, pos);
+            terms.extend([k, o].into_iter().filter(|t| !t.is_zero()));
+        }
+        Move::Split { term, pos, part } => {
+            if part == 0 || part == term.get(pos) {
+                return Err(PathError::Illegal {
+                    step,
+                    why: "a split needs two non-zero parts",
+                });
+            }
+            take(terms, term, step)?;
+            let Move::Merge { x, y } = m.inverse() else {
+                unreachable!("a split inverts to a merge")
+            };
+            terms.extend([x, y]);
+        }
+        Move::Merge { x, y } => {
+            let merged = merge(&x, &y).ok_or(PathError::Illegal {
+                step,
+                why: "a merge needs two shared factors",
+            })?;
+            take(terms, x, step)?;
+            take(terms, y, step)?;
+            if !merged.is_zero() {
+                terms.push(merged);
+            }
+        }
+        Move::Pair { term } => {
+            if term.is_zero() {
+                return Err(PathError::Illegal {
+                    step,
+                    why: "a pair of zero terms",
+                });
+            }
+            terms.extend([term, term]);
+        }
+    }
+    Ok(())
+}
+
+/// Moves that turn `s` (a valid scheme) into the naive scheme of its shape: splits down to
+/// basis tensors, then cancellation of equal pairs.
+pub fn to_naive(s: &Scheme) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut work: Vec<Term> = s.terms().to_vec();
+    let mut basis = Vec::new();
+    while let Some(t) = work.pop() {
+        match Position::ALL.into_iter().find(|&p| t.get(p).count_ones() > 1) {
+            Some(pos) => {
+                let part = t.get(pos) & t.get(pos).wrapping_neg();
+                let m = Move::Split { term: t, pos, part };
+                let Move::Merge { x, y } = m.inverse() else {
+                    unreachable!("a split inverts to a merge")
+                };
+                moves.push(m);
+                work.extend([x, y]);
+            }
+            None => basis.push(t),
+        }
+    }
+    basis.sort_unstable();
+    let mut i = 0;
+    while i + 1 < basis.len() {
+        if basis[i] == basis[i + 1] {
+            moves.push(Move::Merge {
+                x: basis[i],
+                y: basis[i],
+            });
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    moves
+}
+
+/// A path from `a` to `b` (valid schemes of one shape): `a` to naive, then naive to `b`.
+pub fn path(a: &Scheme, b: &Scheme) -> Vec<Move> {
+    let mut moves = to_naive(a);
+    moves.extend(to_naive(b).iter().rev().map(Move::inverse));
+    moves
+}
+
+/// The text form of a path (see the module docs).
+pub fn to_text(shape: Shape, moves: &[Move]) -> String {
+    let mut out = format!("flipgraph-path {shape}\n");
+    let t = |t: &Term| format!("{:#x} {:#x} {:#x}", t.a, t.b, t.c);
+    for m in moves {
+        let _ = match m {
+            Move::Flip { pos, keep, other } => writeln!(out, "flip {} {} {}", pos.letter(), t(keep), t(other)),
+            Move::Split { term, pos, part } => writeln!(out, "split {} {} {part:#x}", pos.letter(), t(term)),
+            Move::Merge { x, y } => writeln!(out, "merge {} {}", t(x), t(y)),
+            Move::Pair { term } => writeln!(out, "pair {}", t(term)),
+        };
+    }
+    out
+}
+
+/// Parses the text form; returns the shape and the moves.
+pub fn parse(text: &str) -> Result<(Shape, Vec<Move>), PathError> {
+    let syntax = |line: usize, why: &str| PathError::Syntax { line, why: why.into() };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()));
+    let mut lines = lines.by_ref().filter(|(_, l)| !l.is_empty());
+    let (hl, header) = lines.next().ok_or_else(|| syntax(1, "empty path file"))?;
+    let shape: Shape = header
+        .strip_prefix("flipgraph-path ")
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| syntax(hl, "the first line must be `flipgraph-path NxMxP`"))?;
+    let mut moves = Vec::new();
+    for (line, body) in lines {
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let num = |s: &str| {
+            u64::from_str_radix(s.trim_start_matches("0x"), 16)
+                .map_err(|_| syntax(line, "expected a hex factor like 0x1f"))
+        };
+        let pos = |s: &str| match s {
+            "a" => Ok(Position::A),
+            "b" => Ok(Position::B),
+            "c" => Ok(Position::C),
+            _ => Err(syntax(line, "expected a position a, b or c")),
+        };
+        let term = |w: &[&str]| -> Result<Term, PathError> { Ok(Term::new(num(w[0])?, num(w[1])?, num(w[2])?)) };
+        let m = match (words.first().copied(), words.len()) {
+            (Some("flip"), 8) => Move::Flip {
+                pos: pos(words[1])?,
+                keep: term(&words[2..5])?,
+                other: term(&words[5..8])?,
+            },
+            (Some("split"), 6) => Move::Split {
+                pos: pos(words[1])?,
+                term: term(&words[2..5])?,
+                part: num(words[5])?,
+            },
+            (Some("merge"), 7) => Move::Merge {
+                x: term(&words[1..4])?,
+                y: term(&words[4..7])?,
+            },
+            (Some("pair"), 4) => Move::Pair {
+                term: term(&words[1..4])?,
+            },
+            _ => {
+                return Err(syntax(
+                    line,
+                    "expected `flip P T T`, `split P T PART`, `merge T T` or `pair T`",
+                ))
+            }
+        };
+        moves.push(m);
+    }
+    Ok((shape, moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(mut v: Vec<Term>) -> Vec<Term> {
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn every_move_is_undone_by_its_inverse() {
+        let (x, y) = (Term::new(1, 2, 4), Term::new(1, 8, 16));
+        let moves = [
+            Move::Flip {
+                pos: Position::A,
+                keep: x,
+                other: y,
+            },
+            Move::Split {
+                term: Term::new(3, 2, 4),
+                pos: Position::A,
+                part: 1,
+            },
+            Move::Merge {
+                x: Term::new(1, 2, 4),
+                y: Term::new(1, 2, 8),
+            },
+            Move::Merge { x, y: x },
+            Move::Pair { term: x },
+        ];
+        for m in moves {
+            let mut terms = match m {
+                Move::Flip { keep, other, .. } => alloc::vec![keep, other],
+                Move::Split { term, .. } | Move::Pair { term } => alloc::vec![term],
+                Move::Merge { x, y } => alloc::vec![x, y],
+            };
+            let before = sorted(terms.clone());
+            apply(&mut terms, &m, 0).unwrap();
+            apply(&mut terms, &m.inverse(), 1).unwrap();
+            if let Move::Pair { term } = m {
+                // pair then merge(t, t): back to the single term.
+                assert_eq!(sorted(terms), alloc::vec![term]);
+            } else {
+                assert_eq!(sorted(terms), before, "{m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn text_round_trips() {
+        let s = Scheme::naive(Shape::new(2, 2, 3).unwrap());
+        let mut t = s.terms().to_vec();
+        t[0].a |= 2;
+        let moves = [
+            Move::Pair { term: t[0] },
+            Move::Split {
+                term: t[0],
+                pos: Position::A,
+                part: 2,
+            },
+        ];
+        let text = to_text(s.shape(), &moves);
+        assert_eq!(parse(&text).unwrap(), (s.shape(), moves.to_vec()));
+        assert!(parse("flipgraph-path 2x2x2\nsplit q 0x1 0x1 0x1 0x1\n").is_err());
+    }
+}
