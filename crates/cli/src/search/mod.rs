@@ -184,7 +184,10 @@ impl<'a> Driver<'a> {
             }
             self.round()?;
             if last_checkpoint.elapsed() >= self.config.checkpoint_every {
-                self.checkpoint()?;
+                // A failed checkpoint is reported and retried next time; the search goes on.
+                if let Err(e) = self.checkpoint() {
+                    tracing::warn!("checkpoint failed: {e:#}");
+                }
                 last_checkpoint = Instant::now();
             }
             let dt = window.0.elapsed().as_secs_f64();
@@ -201,7 +204,9 @@ impl<'a> Driver<'a> {
                 };
                 self.progress.update(&status);
                 if let Some(out) = &mut self.output {
-                    out.event(&status.json())?;
+                    if let Err(e) = out.event(&status.json()) {
+                        tracing::warn!("{e:#}");
+                    }
                 }
                 window = (Instant::now(), self.counters);
             }
@@ -265,8 +270,17 @@ impl<'a> Driver<'a> {
 
     /// Writes a new best scheme at once and reports it.
     fn record_best(&mut self, scheme: &Scheme) -> Result<()> {
-        let paths = match &self.output {
-            Some(out) => out.write_scheme(scheme)?,
+        let paths = match self.output.as_ref().map(|out| out.write_scheme(scheme)) {
+            Some(Ok(paths)) => paths,
+            Some(Err(e)) => {
+                // A full disk or a folder gone read-only must not lose the scheme.
+                let rescued = output::rescue(scheme);
+                tracing::error!(
+                    "cannot write the verified scheme of rank {} ({e:#}); {rescued}",
+                    scheme.rank()
+                );
+                Vec::new()
+            }
             None => Vec::new(),
         };
         let t = self.process_start.elapsed().as_secs_f64();
@@ -286,7 +300,9 @@ impl<'a> Driver<'a> {
         self.progress
             .note(&event, &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()));
         if let Some(out) = &mut self.output {
-            out.event(&event)?;
+            if let Err(e) = out.event(&event) {
+                tracing::warn!("{e:#}");
+            }
         }
         Ok(())
     }

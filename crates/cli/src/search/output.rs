@@ -62,6 +62,38 @@ impl Checkpoint {
     }
 }
 
+/// Removes the temp files a killed run may have left (`.NAME.tmpPID`, see `write_atomic`):
+/// they were never renamed into place, so they hold nothing that was reported.
+fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Saves a verified scheme that the output folder could not take: into the system's temp
+/// folder, or, failing that, onto standard error. Returns where it went.
+pub fn rescue(scheme: &Scheme) -> String {
+    let int = IntScheme::from_f2(scheme);
+    let name = format!("flipgraph-rescued-{}-r{}.json", scheme.shape(), scheme.rank());
+    let path = std::env::temp_dir().join(name);
+    if let Ok(text) = formats::write(&int, Format::PerminovJson, Ring::F2) {
+        if write_atomic(&path, text.as_bytes()).is_ok() {
+            return format!("saved it to {} instead", path.display());
+        }
+    }
+    let letter = formats::write(&int, Format::Letter, Ring::F2).unwrap_or_default();
+    eprintln!(
+        "--- the verified scheme of rank {} ({}), letter format ---\n{letter}---",
+        scheme.rank(),
+        scheme.shape()
+    );
+    "printed it above instead".to_owned()
+}
+
 impl Output {
     /// Opens (creating it if needed) the output folder. A folder that already holds a checkpoint
     /// is only reused with `resume`, so a new search never mixes with an old one.
@@ -73,6 +105,7 @@ impl Output {
                 dir.display()
             );
         }
+        remove_stale_temp_files(dir);
         let events_path = dir.join(EVENTS);
         let events = OpenOptions::new()
             .create(true)
