@@ -92,3 +92,75 @@ fn every_scheme_the_gpu_hands_back_verifies() {
         assert!(row["vertices"].as_u64().unwrap() > 0);
     }
 }
+
+#[test]
+fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |backend: &str, name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+            .args([
+                "search",
+                "--size",
+                "4",
+                "--target-rank",
+                "40",
+                "--time",
+                "3s",
+                "--quiet",
+                "--backend",
+                backend,
+            ])
+            .args(["--checkpoint-secs", "0.1", "--out"])
+            .arg(dir.path().join(name))
+            .env("FLIPGRAPH_GPU_TRAP", "3")
+            .output()
+            .unwrap()
+    };
+    let gpu_only = run("gpu", "gpu");
+    assert_eq!(gpu_only.status.code(), Some(1), "{}", text(&gpu_only));
+    assert!(text(&gpu_only).contains("kernel 'walk'"), "{}", text(&gpu_only));
+    let auto = run("auto", "auto");
+    assert!(auto.status.success(), "{}", text(&auto));
+    assert!(
+        text(&auto).contains("kernel 'walk'") && text(&auto).contains("carrying on with the CPU"),
+        "{}",
+        text(&auto)
+    );
+    for entry in std::fs::read_dir(dir.path().join("auto")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_string_lossy().contains("-r") {
+            assert!(
+                flipgraph(&["verify", path.to_str().unwrap()]).status.success(),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn more_walkers_than_gpu_memory_holds_gives_the_limit() {
+    if gpu().is_none() {
+        return;
+    }
+    let out = flipgraph(&[
+        "bench",
+        "--backend",
+        "gpu",
+        "--sizes",
+        "8",
+        "--seconds",
+        "1",
+        "--walkers",
+        "50000000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("MiB of GPU memory") && text(&out).contains("at most about"),
+        "{}",
+        text(&out)
+    );
+}

@@ -16,6 +16,8 @@ pub const NO_LOAD: u32 = u32::MAX;
 pub const FLAG_GENERALIZED: u32 = 1;
 /// Flag: write every elementary move to the move log (the differential test).
 pub const FLAG_LOG: u32 = 2;
+/// Flag: trap at once (a test hook for the host's handling of kernel faults).
+pub const FLAG_TRAP: u32 = 4;
 
 /// The state of one walker (one warp) between launches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]

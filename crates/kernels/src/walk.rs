@@ -17,7 +17,7 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, NO_LOAD};
+use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
 use flipgraph_core::moves::{self, fold_subset, generalized_flip_rank_traced, group_is_reducible, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
@@ -504,6 +504,10 @@ pub unsafe extern "ptx-kernel" fn walk(
     log_cap: u32,
     rounds: u32,
 ) {
+    if flags & FLAG_TRAP != 0 {
+        // SAFETY: aborts the launch; the host reports the fault.
+        unsafe { core::arch::asm!("trap;") };
+    }
     let tid = nvptx::_thread_idx_x() as usize;
     let warp_id = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
     if warp_id >= warps as usize {

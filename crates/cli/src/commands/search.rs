@@ -75,32 +75,35 @@ impl EngineArgs {
 
     /// Opens the engine the arguments ask for; `auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        match self.backend {
+            Backend::Cpu => self.open_cpu(),
+            Backend::Gpu => self.open_gpu(shape).context("--backend gpu"),
+            Backend::Auto => self.open_gpu(shape).or_else(|e| {
+                tracing::info!("no usable GPU ({e:#}); running on the CPU");
+                self.open_cpu()
+            }),
+        }
+    }
+
+    /// The CPU engine on all (or `--threads`) cores.
+    pub fn open_cpu(&self) -> Result<Box<dyn Engine>> {
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let cpu = || -> Result<Box<dyn Engine>> {
-            // Many walkers per thread keep the descent from piling onto one dead end.
-            let walkers = self.walkers.unwrap_or(16 * threads);
-            Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config())?))
+        // Many walkers per thread keep the descent from piling onto one dead end.
+        let walkers = self.walkers.unwrap_or(16 * threads);
+        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config())?))
+    }
+
+    fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        let options = GpuOptions {
+            walkers: self.walkers,
+            config: self.walk_config(),
+            device: 0,
+            log_entries: 0,
+            rounds: self.gpu_rounds,
         };
-        let gpu = || -> Result<Box<dyn Engine>> {
-            let options = GpuOptions {
-                walkers: self.walkers,
-                config: self.walk_config(),
-                device: 0,
-                log_entries: 0,
-                rounds: self.gpu_rounds,
-            };
-            Ok(Box::new(GpuEngine::open(shape, options)?))
-        };
-        match self.backend {
-            Backend::Cpu => cpu(),
-            Backend::Gpu => gpu().context("--backend gpu"),
-            Backend::Auto => gpu().or_else(|e| {
-                tracing::info!("no usable GPU ({e:#}); running on the CPU");
-                cpu()
-            }),
-        }
+        Ok(Box::new(GpuEngine::open(shape, options)?))
     }
 
     pub fn round_steps(&self, engine: &dyn Engine) -> u64 {
@@ -175,20 +178,25 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     }
 }
 
+/// Where a resumed search starts: the checkpoint's pool, time and counters.
+fn start_from(cp: &Checkpoint) -> Result<Start> {
+    Ok(Start {
+        pool: cp.schemes()?,
+        elapsed: Duration::from_secs_f64(cp.elapsed_s),
+        counters: Counters {
+            steps: cp.steps,
+            vertices: cp.vertices,
+            ..Counters::default()
+        },
+        rounds: cp.rounds,
+    })
+}
+
 pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     let (shape, start, out_dir, seed, target) = match &args.resume {
         Some(dir) => {
             let cp = Checkpoint::read(dir)?;
-            let start = Start {
-                pool: cp.schemes()?,
-                elapsed: Duration::from_secs_f64(cp.elapsed_s),
-                counters: Counters {
-                    steps: cp.steps,
-                    vertices: cp.vertices,
-                    ..Counters::default()
-                },
-                rounds: cp.rounds,
-            };
+            let start = start_from(&cp)?;
             (
                 cp.shape()?,
                 start,
@@ -244,8 +252,32 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let progress = Progress::new(args.json, args.quiet);
-    let driver = Driver::new(engine.as_mut(), config, start, Some(output), progress, process_start)?;
-    let summary = driver.run(&stop)?;
+    let on_gpu = engine.describe().starts_with("gpu");
+    let driver = Driver::new(
+        engine.as_mut(),
+        config.clone(),
+        start,
+        Some(output),
+        progress,
+        process_start,
+    )?;
+    let summary = match driver.run(&stop) {
+        Ok(summary) => summary,
+        // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint.
+        Err(e) if on_gpu && args.engine.backend == Backend::Auto => {
+            tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
+            let mut cpu = engine_args.open_cpu()?;
+            let config = SearchConfig {
+                steps_per_round: engine_args.round_steps(cpu.as_ref()),
+                ..config
+            };
+            let start = start_from(&Checkpoint::read(&out_dir)?)?;
+            let output = Output::open(&out_dir, args.formats.clone(), true)?;
+            let progress = Progress::new(args.json, args.quiet);
+            Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?.run(&stop)?
+        }
+        Err(e) => return Err(e),
+    };
     let secs = summary.walk_time.as_secs_f64().max(1e-9);
     let why = match summary.stop {
         Stop::Target => "target reached",

@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, NO_LOAD};
+use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
 use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Scheme, Shape, Term};
 
@@ -75,6 +75,9 @@ pub struct GpuEngine {
     /// Schemes to load before the next round, in the device layout, and their index by terms.
     staged: Vec<u64>,
     staged_index: HashMap<Vec<Term>, u32>,
+    rounds: u64,
+    /// Test hook: FLIPGRAPH_GPU_TRAP=N makes the kernel trap in round N.
+    trap_round: Option<u64>,
 }
 
 fn driver(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> anyhow::Error + '_ {
@@ -164,6 +167,8 @@ impl GpuEngine {
             host_states,
             staged: Vec::new(),
             staged_index: HashMap::new(),
+            rounds: 0,
+            trap_round: std::env::var("FLIPGRAPH_GPU_TRAP").ok().and_then(|v| v.parse().ok()),
         })
     }
 
@@ -286,6 +291,13 @@ impl Engine for GpuEngine {
         let config = self.options.config;
         let flags = if config.generalized { FLAG_GENERALIZED } else { 0 }
             | if self.options.log_entries > 0 { FLAG_LOG } else { 0 };
+        self.rounds += 1;
+        let flags = flags
+            | if self.trap_round == Some(self.rounds) {
+                FLAG_TRAP
+            } else {
+                0
+            };
         let (walkers, cap, steps) = (self.walkers as u32, self.cap as u32, steps.min(u32::MAX as u64) as u32);
         let (target, plateau, log_entries) = (
             target as u32,

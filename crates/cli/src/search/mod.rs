@@ -182,7 +182,14 @@ impl<'a> Driver<'a> {
             if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
                 break Stop::TimeLimit;
             }
-            self.round()?;
+            if let Err(e) = self.round() {
+                // Keep what was found for a resume (or another engine) before giving up.
+                if let Err(cp) = self.checkpoint() {
+                    tracing::error!("checkpoint failed too: {cp:#}");
+                }
+                self.progress.finish();
+                return Err(e);
+            }
             if last_checkpoint.elapsed() >= self.config.checkpoint_every {
                 // A failed checkpoint is reported and retried next time; the search goes on.
                 if let Err(e) = self.checkpoint() {
