@@ -207,7 +207,7 @@ fn unknowns(s: &Scheme, all: bool) -> Unknowns {
 
 /// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
 /// `tries` random vectors of the sign solutions are checked, and the general lift goes to
-/// `2^bits` (at most 62).
+/// `2^bits` (at most 40, so products of three coefficients stay within `i128`).
 pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError> {
     crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
     let start = IntScheme::from_f2(s);
@@ -241,7 +241,7 @@ pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError>
 
     // The general lift: every coefficient may move, level after level.
     let all = unknowns(s, true);
-    let bits = bits.clamp(2, 62);
+    let bits = bits.clamp(2, 40);
     let mut x = start;
     for k in 1..bits {
         let Some(sol) = jacobian(s, &all).solve(&rhs(&x, k)) else {

@@ -178,3 +178,32 @@ fn a_seed_block_with_the_wrong_rank_is_rejected() {
     let e = formats::read(wrong.as_bytes()).unwrap_err();
     assert!(e.to_string().contains("needs"), "{e}");
 }
+
+/// Inputs the fuzzers found (tests/data/fuzz): what the `read` fuzz target does, without a panic.
+#[test]
+fn fuzzer_findings_no_longer_panic() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/fuzz");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        if let Ok(file) = formats::read(&bytes) {
+            let _ = verify(&file.scheme.mod2());
+            let _ = verify_z(&file.scheme);
+            for format in Format::ALL.into_iter().filter(|f| f.writable()) {
+                let _ = formats::write(&file.scheme, format, Ring::Z);
+            }
+        }
+        count += 1;
+    }
+    assert!(count >= 1);
+}
+
+#[test]
+fn extreme_coefficients_are_written_without_overflow() {
+    let s = formats::read(b"(-9223372036854775807*a11 - a11)*(b11)*(c11)")
+        .unwrap()
+        .scheme;
+    assert_eq!(s.terms[0].factors[0][0], i64::MIN);
+    let text = formats::write(&s, Format::Letter, Ring::Z).unwrap();
+    assert!(text.contains("-9223372036854775808*a11"), "{text}");
+}

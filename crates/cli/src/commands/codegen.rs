@@ -104,11 +104,28 @@ fn generate(s: &IntScheme, f2: bool, name: &str) -> (String, usize, usize) {
     (format!("{signature}{body}}}\n"), s.rank(), additions)
 }
 
+/// Coefficients are written as repeated additions; larger ones are refused.
+const MAX_COEFFICIENT: u64 = 64;
+
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.lang != "rust" {
         bail!("unknown language '{}': only rust is supported", args.lang);
     }
     let checked = read_checked(&args.input)?;
+    let largest = checked
+        .file
+        .scheme
+        .terms
+        .iter()
+        .flat_map(|t| t.factors.iter().flatten())
+        .map(|x| x.unsigned_abs())
+        .max();
+    if largest.unwrap_or(0) > MAX_COEFFICIENT {
+        bail!(
+            "{}: a coefficient over {MAX_COEFFICIENT} in absolute value; no code generated",
+            args.input.display()
+        );
+    }
     let f2 = match checked.ring() {
         Some(Ring::Z) => args.f2,
         Some(Ring::F2) => true,

@@ -296,7 +296,7 @@ pub fn write(scheme: &IntScheme) -> String {
                 } else {
                     "+"
                 };
-                let mag = if x.abs() == 1 {
+                let mag = if x.unsigned_abs() == 1 {
                     String::new()
                 } else {
                     format!("{}*", x.unsigned_abs())
