@@ -3,15 +3,19 @@
 //! naive scheme, the tensor's own basis tensors), then run the other scheme's reduction backwards
 //! (its cancellations become "add a pair", its splits become merges).
 //!
+//! A split of `t` at a position into a part `p` and the rest is a plus move: add the pair
+//! `h + h` with `h` = `t` whose factor there is `p`, take `plus(h, t)` (which splits `t` into the
+//! rest and `h`), and cancel one pair `h + h`.
+//!
 //! Moves name terms by value, so a path replays on any list holding those terms. The text form,
 //! one move a line, factors in hexadecimal (`#` starts a comment):
 //!
 //! ```text
 //! flipgraph-path 2x2x2
-//! split b 0x1 0x9 0x1 0x8      # (a,b,c) -> (a, b^part, c) + (a, part, c)
-//! merge 0x1 0x1 0x1 0x1 0x8 0x1  # two terms sharing two factors -> one (none when equal)
-//! pair 0x2 0x4 0x1             # adds the term twice (their sum is zero)
-//! flip a 0x1 0x2 0x4 0x1 0x8 0x10  # flip(keep, other) on their shared factor A
+//! pair 0x1 0x8 0x1                  # adds the term twice (their sum is zero)
+//! plus b 0x1 0x8 0x1 0x1 0x9 0x1    # plus(t, u) at B: u -> (u with B ^= t.B) + (u with B = t.B)
+//! merge 0x1 0x8 0x1 0x1 0x8 0x1     # two terms sharing two factors -> one (none when equal)
+//! flip a 0x1 0x2 0x4 0x1 0x8 0x10   # flip(keep, other) on their shared factor A
 //! ```
 
 use alloc::format;
@@ -19,7 +23,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use crate::moves::{flip, merge};
+use crate::moves::{flip, merge, plus};
 use crate::scheme::Scheme;
 use crate::shape::Shape;
 use crate::term::{Position, Term};
@@ -36,14 +40,15 @@ pub enum Move {
         /// The term whose factor `Q` changes.
         other: Term,
     },
-    /// A plus-like split: `term` becomes `term` with `pos` xor `part`, and `term` with `pos` = `part`.
-    Split {
-        /// The term split.
-        term: Term,
-        /// The position split.
+    /// The plus move `plus(t, u, pos)` (see [`crate::moves::plus`]): `t` stays, `u` becomes
+    /// `u` with `pos` xor `t[pos]`, and `u` with `pos` = `t[pos]` is added.
+    Plus {
+        /// The position.
         pos: Position,
-        /// The factor of the new term at `pos`.
-        part: u64,
+        /// The term whose factor splits `u`.
+        t: Term,
+        /// The term split.
+        u: Term,
     },
     /// A reduction: two terms that share two factors become one (none when they are equal).
     Merge {
@@ -89,22 +94,20 @@ pub enum PathError {
 }
 
 impl Move {
-    /// The move that undoes this one.
-    pub fn inverse(&self) -> Move {
+    /// Moves that undo this one (a merge of two different terms is undone by a pair, a plus
+    /// and a cancellation).
+    pub fn inverse(&self) -> Vec<Move> {
         match *self {
             Move::Flip { pos, keep, other } => {
                 let (mut k, mut o) = (keep, other);
                 flip(&mut k, &mut o, pos);
-                Move::Flip { pos, keep: k, other: o }
+                alloc::vec![Move::Flip { pos, keep: k, other: o }]
             }
-            Move::Split { term, pos, part } => {
-                let mut rest = term;
-                rest.set(pos, term.get(pos) ^ part);
-                let mut new = term;
-                new.set(pos, part);
-                Move::Merge { x: rest, y: new }
+            Move::Plus { pos, t, u } => {
+                let (changed, added) = plus(&t, &u, pos);
+                alloc::vec![Move::Merge { x: changed, y: added }]
             }
-            Move::Merge { x, y } if x == y => Move::Pair { term: x },
+            Move::Merge { x, y } if x == y => alloc::vec![Move::Pair { term: x }],
             Move::Merge { x, y } => {
                 let pos = Position::ALL
                     .into_iter()
@@ -112,15 +115,23 @@ impl Move {
                     .unwrap_or(Position::A);
                 let mut merged = x;
                 merged.set(pos, x.get(pos) ^ y.get(pos));
-                Move::Split {
-                    term: merged,
-                    pos,
-                    part: y.get(pos),
-                }
+                split(merged, pos, y.get(pos)).to_vec()
             }
-            Move::Pair { term } => Move::Merge { x: term, y: term },
+            Move::Pair { term } => alloc::vec![Move::Merge { x: term, y: term }],
         }
     }
+}
+
+/// Splits `t` at `pos` into `t` with `pos` xor `part` and `t` with `pos` = `part`, by a plus
+/// move: a pair of the second term, `plus` with it, and the cancellation of one pair.
+fn split(t: Term, pos: Position, part: u64) -> [Move; 3] {
+    let mut h = t;
+    h.set(pos, part);
+    [
+        Move::Pair { term: h },
+        Move::Plus { pos, t: h, u: t },
+        Move::Merge { x: h, y: h },
+    ]
 }
 
 /// Removes one term equal to `t` from `terms`.
@@ -149,18 +160,19 @@ pub fn apply(terms: &mut Vec<Term>, m: &Move, step: usize) -> Result<(), PathErr
             flip(&mut k, &mut o, pos);
             terms.extend([k, o].into_iter().filter(|t| !t.is_zero()));
         }
-        Move::Split { term, pos, part } => {
-            if part == 0 || part == term.get(pos) {
+        Move::Plus { pos, t, u } => {
+            if t.get(pos) == u.get(pos) {
                 return Err(PathError::Illegal {
                     step,
-                    why: "a split needs two non-zero parts",
+                    why: "a plus move needs different factors at its position",
                 });
             }
-            take(terms, term, step)?;
-            let Move::Merge { x, y } = m.inverse() else {
-                unreachable!("a split inverts to a merge")
-            };
-            terms.extend([x, y]);
+            take(terms, u, step)?;
+            if !terms.contains(&t) {
+                return Err(PathError::MissingTerm { step, term: t });
+            }
+            let (changed, added) = plus(&t, &u, pos);
+            terms.extend([changed, added]);
         }
         Move::Merge { x, y } => {
             let merged = merge(&x, &y).ok_or(PathError::Illegal {
@@ -196,12 +208,11 @@ pub fn to_naive(s: &Scheme) -> Vec<Move> {
         match Position::ALL.into_iter().find(|&p| t.get(p).count_ones() > 1) {
             Some(pos) => {
                 let part = t.get(pos) & t.get(pos).wrapping_neg();
-                let m = Move::Split { term: t, pos, part };
-                let Move::Merge { x, y } = m.inverse() else {
-                    unreachable!("a split inverts to a merge")
-                };
-                moves.push(m);
-                work.extend([x, y]);
+                moves.extend(split(t, pos, part));
+                let (mut rest, mut new) = (t, t);
+                rest.set(pos, t.get(pos) ^ part);
+                new.set(pos, part);
+                work.extend([rest, new]);
             }
             None => basis.push(t),
         }
@@ -225,7 +236,7 @@ pub fn to_naive(s: &Scheme) -> Vec<Move> {
 /// A path from `a` to `b` (valid schemes of one shape): `a` to naive, then naive to `b`.
 pub fn path(a: &Scheme, b: &Scheme) -> Vec<Move> {
     let mut moves = to_naive(a);
-    moves.extend(to_naive(b).iter().rev().map(Move::inverse));
+    moves.extend(to_naive(b).iter().rev().flat_map(Move::inverse));
     moves
 }
 
@@ -236,7 +247,7 @@ pub fn to_text(shape: Shape, moves: &[Move]) -> String {
     for m in moves {
         let _ = match m {
             Move::Flip { pos, keep, other } => writeln!(out, "flip {} {} {}", pos.letter(), t(keep), t(other)),
-            Move::Split { term, pos, part } => writeln!(out, "split {} {} {part:#x}", pos.letter(), t(term)),
+            Move::Plus { pos, t: x, u } => writeln!(out, "plus {} {} {}", pos.letter(), t(x), t(u)),
             Move::Merge { x, y } => writeln!(out, "merge {} {}", t(x), t(y)),
             Move::Pair { term } => writeln!(out, "pair {}", t(term)),
         };
@@ -277,10 +288,10 @@ pub fn parse(text: &str) -> Result<(Shape, Vec<Move>), PathError> {
                 keep: term(&words[2..5])?,
                 other: term(&words[5..8])?,
             },
-            (Some("split"), 6) => Move::Split {
+            (Some("plus"), 8) => Move::Plus {
                 pos: pos(words[1])?,
-                term: term(&words[2..5])?,
-                part: num(words[5])?,
+                t: term(&words[2..5])?,
+                u: term(&words[5..8])?,
             },
             (Some("merge"), 7) => Move::Merge {
                 x: term(&words[1..4])?,
@@ -292,7 +303,7 @@ pub fn parse(text: &str) -> Result<(Shape, Vec<Move>), PathError> {
             _ => {
                 return Err(syntax(
                     line,
-                    "expected `flip P T T`, `split P T PART`, `merge T T` or `pair T`",
+                    "expected `flip P T T`, `plus P T T`, `merge T T` or `pair T`",
                 ))
             }
         };
@@ -314,38 +325,39 @@ mod tests {
     fn every_move_is_undone_by_its_inverse() {
         let (x, y) = (Term::new(1, 2, 4), Term::new(1, 8, 16));
         let moves = [
-            Move::Flip {
-                pos: Position::A,
-                keep: x,
-                other: y,
-            },
-            Move::Split {
-                term: Term::new(3, 2, 4),
-                pos: Position::A,
-                part: 1,
-            },
-            Move::Merge {
-                x: Term::new(1, 2, 4),
-                y: Term::new(1, 2, 8),
-            },
-            Move::Merge { x, y: x },
-            Move::Pair { term: x },
+            (
+                Move::Flip {
+                    pos: Position::A,
+                    keep: x,
+                    other: y,
+                },
+                alloc::vec![x, y],
+            ),
+            (
+                Move::Plus {
+                    pos: Position::A,
+                    t: Term::new(1, 9, 9),
+                    u: Term::new(3, 2, 4),
+                },
+                alloc::vec![Term::new(1, 9, 9), Term::new(3, 2, 4)],
+            ),
+            (
+                Move::Merge {
+                    x: Term::new(1, 2, 4),
+                    y: Term::new(1, 2, 8),
+                },
+                alloc::vec![Term::new(1, 2, 4), Term::new(1, 2, 8)],
+            ),
+            (Move::Merge { x, y: x }, alloc::vec![x, x, y]),
+            (Move::Pair { term: x }, alloc::vec![y]),
         ];
-        for m in moves {
-            let mut terms = match m {
-                Move::Flip { keep, other, .. } => alloc::vec![keep, other],
-                Move::Split { term, .. } | Move::Pair { term } => alloc::vec![term],
-                Move::Merge { x, y } => alloc::vec![x, y],
-            };
-            let before = sorted(terms.clone());
+        for (m, start) in moves {
+            let mut terms = start.clone();
             apply(&mut terms, &m, 0).unwrap();
-            apply(&mut terms, &m.inverse(), 1).unwrap();
-            if let Move::Pair { term } = m {
-                // pair then merge(t, t): back to the single term.
-                assert_eq!(sorted(terms), alloc::vec![term]);
-            } else {
-                assert_eq!(sorted(terms), before, "{m:?}");
+            for (i, inv) in m.inverse().iter().enumerate() {
+                apply(&mut terms, inv, i + 1).unwrap();
             }
+            assert_eq!(sorted(terms), sorted(start), "{m:?}");
         }
     }
 
@@ -356,14 +368,14 @@ mod tests {
         t[0].a |= 2;
         let moves = [
             Move::Pair { term: t[0] },
-            Move::Split {
-                term: t[0],
+            Move::Plus {
                 pos: Position::A,
-                part: 2,
+                t: t[1],
+                u: t[0],
             },
         ];
         let text = to_text(s.shape(), &moves);
         assert_eq!(parse(&text).unwrap(), (s.shape(), moves.to_vec()));
-        assert!(parse("flipgraph-path 2x2x2\nsplit q 0x1 0x1 0x1 0x1\n").is_err());
+        assert!(parse("flipgraph-path 2x2x2\nplus q 0x1 0x1 0x1 0x1 0x1 0x1\n").is_err());
     }
 }

@@ -11,7 +11,7 @@ use flipgraph_core::{IntScheme, Scheme};
 use crate::output::write_atomic;
 use crate::schemes::{read_valid_f2, write_verified, WriteArgs};
 
-/// Build a path of moves (splits, merges, pairs; see the path format in flipgraph-core's
+/// Build a path of moves (plus moves, merges and pairs; see the path format in flipgraph-core's
 /// `path` module) that turns scheme A into scheme B of the same shape, over F2.
 #[derive(clap::Args)]
 pub struct PathArgs {
@@ -37,10 +37,10 @@ pub struct ReplayArgs {
 fn counts(moves: &[Move]) -> String {
     let n = |f: fn(&Move) -> bool| moves.iter().filter(|m| f(m)).count();
     format!(
-        "{} moves ({} flips, {} splits, {} merges, {} pairs)",
+        "{} moves ({} flips, {} plus, {} merges, {} pairs)",
         moves.len(),
         n(|m| matches!(m, Move::Flip { .. })),
-        n(|m| matches!(m, Move::Split { .. })),
+        n(|m| matches!(m, Move::Plus { .. })),
         n(|m| matches!(m, Move::Merge { .. })),
         n(|m| matches!(m, Move::Pair { .. }))
     )
