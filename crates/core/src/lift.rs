@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use crate::rng::WyRand;
 use crate::scheme::{IntScheme, Scheme};
 use crate::term::Position;
-use crate::verify::verify_z;
+use crate::verify::{expected, verify_z};
 
 /// Why no lift was returned.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -160,17 +160,10 @@ fn residual(s: &IntScheme) -> Vec<i128> {
             }
         }
     }
-    let target = IntScheme::from_f2(&Scheme::naive(s.shape));
-    let mut t = vec![0i128; f.len()];
-    for term in &target.terms {
-        let (u, v, w) = (
-            term.factors[0].iter().position(|&x| x == 1).unwrap_or(0),
-            term.factors[1].iter().position(|&x| x == 1).unwrap_or(0),
-            term.factors[2].iter().position(|&x| x == 1).unwrap_or(0),
-        );
-        t[(u * nv + v) * nw + w] = 1;
+    for (e, x) in f.iter_mut().enumerate() {
+        *x -= expected(s.shape, e / (nv * nw), e / nw % nv, e % nw) as i128;
     }
-    f.iter().zip(&t).map(|(x, y)| x - y).collect()
+    f
 }
 
 /// Adds `scale * d` to the unknowns of `x`.

@@ -74,7 +74,7 @@ fn coords(shape: Shape, pos: Position, bit: usize) -> (usize, usize) {
 }
 
 /// The coefficient of the tensor at `(u, v, w)`: 1 when `a_ij b_jk c_ki` chain up.
-fn expected(shape: Shape, u: usize, v: usize, w: usize) -> bool {
+pub(crate) fn expected(shape: Shape, u: usize, v: usize, w: usize) -> bool {
     let (i, j) = coords(shape, Position::A, u);
     let (j2, k) = coords(shape, Position::B, v);
     let (k2, i2) = coords(shape, Position::C, w);

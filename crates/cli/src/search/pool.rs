@@ -13,6 +13,13 @@ pub struct Pool {
     seen: HashSet<Vec<Term>>,
 }
 
+/// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
+fn key(s: &Scheme) -> Vec<Term> {
+    let mut terms = s.terms().to_vec();
+    terms.sort_unstable();
+    terms
+}
+
 impl Pool {
     pub fn new(per_rank: usize, levels: usize) -> Pool {
         Pool {
@@ -44,21 +51,17 @@ impl Pool {
 
     /// Adds a verified scheme; false when it was there already or the pool has no room for it.
     pub fn insert(&mut self, scheme: Scheme) -> bool {
-        if !self.wants(scheme.rank()) && !self.by_rank.is_empty() {
+        if !self.wants(scheme.rank()) {
             return false;
         }
-        let mut key = scheme.terms().to_vec();
-        key.sort_unstable();
-        if !self.seen.insert(key) {
+        if !self.seen.insert(key(&scheme)) {
             return false;
         }
         self.by_rank.entry(scheme.rank()).or_default().push(scheme);
         while self.by_rank.len() > self.levels {
             let (_, dropped) = self.by_rank.pop_last().expect("non-empty");
             for s in dropped {
-                let mut key = s.terms().to_vec();
-                key.sort_unstable();
-                self.seen.remove(&key);
+                self.seen.remove(&key(&s));
             }
         }
         true
