@@ -5,7 +5,15 @@
 //!   wrappers.
 //! - [`walk`]: the walk kernel, one warp per scheme, built on the moves of flipgraph-core.
 #![no_std]
-#![feature(abi_ptx, link_llvm_intrinsics, asm_experimental_arch, stdarch_nvptx, core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+#![feature(
+    abi_ptx,
+    link_llvm_intrinsics,
+    asm_experimental_arch,
+    stdarch_nvptx,
+    core_intrinsics,
+    gpu_intrinsics,
+    gpu_launch_sized_workgroup_mem
+)]
 #![allow(internal_features)]
 
 pub mod walk;

@@ -8,24 +8,27 @@
 //!
 //! A step: the warp agrees on a position (its random stream is warp-uniform); each lane reads
 //! the factor at that position of a random slot of its own, and one match.any.sync finds the
-//! lanes holding equal factors. A random lane with a partner and a random partner flip. Then the
-//! changed terms are checked for reductions: merges (a ballot scan for a term sharing two
-//! factors), and generalized flips of groups of 3 to 5 terms by subset XOR and a ballot (the
-//! preprint's method) or of larger groups by Gaussian elimination (core's rank method). After a
-//! plateau of `plateau` steps without a reduction, a plus move. Every move is a function of
-//! flipgraph-core; with FLAG_LOG each elementary move is logged for replay on the host.
+//! lanes holding equal factors. Inside each group of equal factors the lanes pair up in lane
+//! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them, one
+//! after another, starting at a random one (each pair is confirmed first: an earlier flip's
+//! reductions may have changed it). After each flip one pass over the terms settles it: a
+//! ballot for a term sharing two factors with a flipped term (a merge) and one warp sum
+//! (redux.sync) of the sizes of the four groups the flip changed. Only when a merge or a group
+//! of three or more shows up does the slow path run: merges, and generalized flips of groups
+//! of 3 to 5 terms by subset XOR and a ballot (the preprint's method) or of larger groups by
+//! Gaussian elimination (core's rank method). After a plateau of `plateau` steps without a
+//! reduction, a plus move. Every move is a function of flipgraph-core; with FLAG_LOG each
+//! elementary move is logged for replay on the host.
 
 use core::arch::nvptx;
 
 use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
-use flipgraph_core::moves::{self, fold_subset, generalized_flip_rank_traced, group_is_reducible, MAX_SUBSET_GROUP};
+use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
-use crate::warp::{self, ballot, match_any_u32, nth_set_bit, shuffle};
+use crate::warp::{self, ballot, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
-/// The largest group the kernel reduces by the rank method (a local array per lane).
-const MAX_RANK_GROUP: usize = 16;
 /// Failed steps in a row after which the warp takes a plus move.
 const FLIPLESS_AFTER: u32 = 8;
 /// Lanes with at most this many slots draw among their live slots only.
@@ -39,6 +42,8 @@ struct Params {
     cap: usize,
     /// Slots each lane samples per step before the step gives up.
     rounds: usize,
+    /// Most flips taken from the pairs of one match.
+    flips: u32,
     target: u32,
     plateau: u32,
     flags: u32,
@@ -58,6 +63,18 @@ struct Warp {
     rng: WyRand,
     /// Steps in a row that found no flip partner.
     failed: u32,
+    tally: Tally,
+}
+
+/// The counts of one launch in 32-bit registers (a launch takes fewer than 2^32 steps), added
+/// to the warp's 64-bit counters at its end.
+#[derive(Default)]
+struct Tally {
+    steps: u32,
+    flips: u32,
+    plus: u32,
+    reductions: u32,
+    generalized: u32,
 }
 
 /// Terms to check for reductions (slot, mask of positions): its own value, apart from
@@ -150,14 +167,14 @@ impl Warp {
         self.put(slot, Term::default());
         self.log(log::CLEAR, Position::A, slot, 0, 0);
         self.st.rank -= 1;
-        self.st.counters.reductions += 1;
+        self.tally.reductions += 1;
     }
 
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
     /// few slots a lane draws among its live ones (a draw of an empty slot finds no partner).
     #[inline(always)]
-    fn own_slot(&self, r: u64, round: usize) -> usize {
-        let mut h = (r as u32) ^ (r >> 32) as u32 ^ self.lane.wrapping_mul(0x9e37_79b9) ^ (round as u32).wrapping_mul(0x85eb_ca6b);
+    fn own_slot(&self, r: u32, round: usize) -> usize {
+        let mut h = r ^ self.lane.wrapping_mul(0x9e37_79b9) ^ (round as u32).wrapping_mul(0x85eb_ca6b);
         h ^= h >> 16;
         h = h.wrapping_mul(0x7feb_352d);
         h ^= h >> 15;
@@ -176,44 +193,67 @@ impl Warp {
         j * 32 + lane
     }
 
-    /// One step; true when it reached a new scheme.
-    fn step(&mut self, work: &mut Work) -> bool {
-        self.st.counters.steps += 1;
+    /// One step: a match and the flips it offers, or a plus move.
+    fn step(&mut self, work: &mut Work) {
+        self.tally.steps += 1;
         let plateau = self.p.plateau > 0 && self.st.since_reduction >= self.p.plateau;
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
         let flipless = self.failed >= FLIPLESS_AFTER;
         if (plateau || flipless) && self.st.rank < self.st.max_rank {
             self.failed = 0;
-            return self.plus_move();
+            self.plus_move();
+            return;
         }
-        let pos = Position::from_index(self.rng.below(3));
         let r = self.rng.bits();
+        let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
         for round in 0..self.p.rounds.min(self.k) {
-            let slot = self.own_slot(r, round);
+            let slot = self.own_slot((r >> 32) as u32, round);
             let key = self.factor(pos.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
-            // the chosen pair is confirmed on the full factor below.
+            // each pair is confirmed on the full factors before its flip.
             let same = match_any_u32(key as u32 ^ (key >> 32) as u32);
-            let candidates = ballot(key != 0 && same.count_ones() > 1);
-            if candidates == 0 {
+            let before = (same & lanes_below()).count_ones();
+            // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
+            let keeper = key != 0 && before.is_multiple_of(2) && before + 1 < same.count_ones();
+            let keepers = ballot(keeper);
+            if keepers == 0 {
                 continue;
             }
-            let leader = nth_set_bit(candidates, self.rng.below(candidates.count_ones() as usize) as u32);
-            let partners = shuffle(same, leader) & !(1 << leader);
-            let partner = nth_set_bit(partners, self.rng.below(partners.count_ones() as usize) as u32);
-            let t = shuffle(slot as u32, leader) as usize;
-            let u = shuffle(slot as u32, partner) as usize;
-            if self.factor(pos.index(), t) != self.factor(pos.index(), u) {
-                break;
-            }
+            let partner = shuffle(slot as u32, nth_set_bit(same, before + 1) & 31);
             self.failed = 0;
-            self.flip(t, u, pos, work);
-            return true;
+            self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work);
+            return;
         }
         self.failed += 1;
         self.st.since_reduction += 1;
-        false
+    }
+
+    /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own slot,
+    /// partner slot << 16), from a random one on, each in a random direction.
+    fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
+        let r = self.rng.bits();
+        let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
+        let mut rest = keepers.rotate_right(start);
+        for taken in 0..self.p.flips {
+            if rest == 0 || self.st.rank <= self.p.target {
+                return;
+            }
+            // Each pair after the first is an attempt of its own.
+            self.tally.steps += (taken > 0) as u32;
+            let lane = (rest.trailing_zeros() + start) & 31;
+            rest &= rest - 1;
+            let both = shuffle(pair, lane);
+            let (mut t, mut u) = ((both & 0xffff) as usize, (both >> 16) as usize);
+            if (r >> (32 + lane)) & 1 != 0 {
+                core::mem::swap(&mut t, &mut u);
+            }
+            // An earlier flip's reductions may have changed or cleared the pair.
+            let key = self.factor(pos.index(), t);
+            if key != 0 && key == self.factor(pos.index(), u) {
+                self.flip(t, u, pos, work);
+            }
+        }
     }
 
     fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
@@ -221,19 +261,68 @@ impl Warp {
         moves::flip(&mut x, &mut y, pos);
         self.put2(t, x, u, y);
         self.log(log::FLIP, pos, t, u, 0);
-        self.st.counters.flips += 1;
-        self.st.counters.vertices += 1;
+        self.tally.flips += 1;
         self.st.since_reduction += 1;
-        // The flipped group stays reduced; the terms' other groups may not.
-        let others = ALL & !(1 << pos.index());
-        work.push(t, others);
-        work.push(u, others);
-        self.reduce(work);
+        self.settle(t, x, u, y, pos, work);
     }
 
-    /// Takes every reduction the pending terms allow.
-    fn reduce(&mut self, work: &mut Work) {
+    /// Takes the reductions a flip of `t` and `u` (now `x` and `y`) at `pos` allows. One pass
+    /// over the terms finds a term sharing two factors with `x` or `y` (a merge) and sizes the
+    /// four groups the flip changed: `x`'s at Q (a member changed) and R (joined), `y`'s at Q
+    /// (joined) and R (a member changed); the flipped group stays reduced (the flip is
+    /// invertible on it). Only a merge, a zero term or a group of three or more takes the
+    /// slow path.
+    fn settle(&mut self, t: usize, x: Term, u: usize, y: Term, pos: Position, work: &mut Work) {
         let before = self.st.rank;
+        let (q, r) = (pos.next(), pos.prev());
+        let (shared, keys) = (x.get(pos), [x.get(q), x.get(r), y.get(q), y.get(r)]);
+        let mut merge = false;
+        // Per lane, one byte per group: how many of its terms are in it (at most k <= 16).
+        let mut sizes = 0u32;
+        for j in 0..self.k {
+            let s = j * 32 + self.lane as usize;
+            let z = self.term(s);
+            let other = z.a != 0 && s != t && s != u;
+            let (zq, zr) = (z.get(q), z.get(r));
+            let hits = [zq == keys[0], zr == keys[1], zq == keys[2], zr == keys[3]];
+            // Two factors shared with x or y: the flipped one and one more, or both others.
+            let two = (z.get(pos) == shared && (hits[0] | hits[1] | hits[2] | hits[3]))
+                | (hits[0] & hits[1])
+                | (hits[2] & hits[3]);
+            merge |= other && two;
+            let packed = hits[0] as u32 | (hits[1] as u32) << 8 | (hits[2] as u32) << 16 | (hits[3] as u32) << 24;
+            sizes += if other { packed } else { 0 };
+        }
+        let others = ALL & !(1 << pos.index());
+        if ballot(merge) != 0 || x.is_zero() || y.is_zero() {
+            work.push(t, others);
+            work.push(u, others);
+            self.reduce(work, before);
+            return;
+        }
+        if self.p.flags & FLAG_GENERALIZED == 0 {
+            return;
+        }
+        // Bytes capped at 7 so that the warp's sum stays in its byte (32 * 7 < 256).
+        let big = ((sizes + 0x7878_7878) & 0x8080_8080) >> 7;
+        let capped = (sizes & !(big * 0xff)) | (big * 7);
+        let totals = warp::sum(capped);
+        if totals & 0xfefe_fefe == 0 {
+            return;
+        }
+        let (q, r) = (pos.next(), pos.prev());
+        for (i, (slot, at)) in [(t, q), (t, r), (u, q), (u, r)].into_iter().enumerate() {
+            // Two others with the key make a group of three to check.
+            if (totals >> (8 * i)) & 0xff >= 2 && self.factor(0, slot) != 0 {
+                self.reduce_group(slot, at, work);
+            }
+        }
+        self.reduce(work, before);
+    }
+
+    /// Takes every reduction the pending terms allow; `before` is the rank before the move.
+    #[inline(never)]
+    fn reduce(&mut self, work: &mut Work, before: u32) {
         while let Some((slot, mask)) = work.pop() {
             let x = self.term(slot);
             if x.a == 0 && x.b == 0 && x.c == 0 {
@@ -269,7 +358,10 @@ impl Warp {
     /// One pass over the warp's terms against the term `x` at `slot`: a term sharing two
     /// factors with it (a merge), and how many others share each of its factors.
     fn scan(&self, slot: usize, x: Term) -> Scan {
-        let mut out = Scan { merge: None, sharing: [0; 3] };
+        let mut out = Scan {
+            merge: None,
+            sharing: [0; 3],
+        };
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             let y = self.term(s);
@@ -294,7 +386,7 @@ impl Warp {
         self.put(other, Term::default());
         self.log(log::MERGE, Position::A, slot, other, 0);
         self.st.rank -= 1;
-        self.st.counters.reductions += 1;
+        self.tally.reductions += 1;
         if merged.is_zero() {
             self.clear(slot);
         } else {
@@ -302,97 +394,96 @@ impl Warp {
         }
     }
 
-    /// The slots (in slot order) of the terms whose factor at `pos` is `key`; their count.
-    fn group(&self, pos: Position, key: u64, members: &mut [u16; MAX_RANK_GROUP]) -> usize {
-        let mut n = 0;
+    /// The group of the terms whose factor at `pos` is `key`, spread over the lanes: lane `i`
+    /// gets the slot of member `i` (in slot order) when `i` is below the count, returned too.
+    fn members(&self, pos: Position, key: u64) -> (u32, usize) {
+        let (mut n, mut mine) = (0, 0);
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
-            let mut hit = ballot(self.factor(0, s) != 0 && self.factor(pos.index(), s) == key);
-            while hit != 0 {
-                if n < MAX_RANK_GROUP {
-                    members[n] = (j * 32 + hit.trailing_zeros() as usize) as u16;
-                }
-                n += 1;
-                hit &= hit - 1;
+            let hit = ballot(self.factor(0, s) != 0 && self.factor(pos.index(), s) == key);
+            if (n..n + hit.count_ones()).contains(&self.lane) {
+                mine = j * 32 + nth_set_bit(hit, self.lane - n) as usize;
             }
+            n += hit.count_ones();
         }
-        n
+        (n, mine)
     }
 
-    /// Reduces the group of `slot` at `pos` while it is dependent.
+    /// Reduces the group of `slot` at `pos` while it is dependent. Lane `i` holds member `i`;
+    /// a dependent subset is found by subset XOR and a ballot for groups of up to
+    /// [`MAX_SUBSET_GROUP`] terms (the preprint's method), by elimination across the lanes for
+    /// larger ones (up to 32), and folded: repeated folds reach the rank optimum, since a group
+    /// whose factors at Q and at R are both independent cannot lose a term.
     fn reduce_group(&mut self, slot: usize, pos: Position, work: &mut Work) {
-        let mut members = [0u16; MAX_RANK_GROUP];
         loop {
             let key = self.factor(pos.index(), slot);
-            let n = self.group(pos, key, &mut members);
-            if !(3..=MAX_RANK_GROUP).contains(&n) {
+            if key == 0 {
                 return;
             }
-            let mut g = [Term::default(); MAX_RANK_GROUP];
-            for i in 0..n {
-                g[i] = self.term(members[i] as usize);
-            }
-            let folded = if n <= MAX_SUBSET_GROUP { self.subset_fold(&mut g[..n], &members, pos) } else { self.rank_fold(&mut g[..n], &members, pos) };
-            if !folded {
+            let (n, mine) = self.members(pos, key);
+            if !(3..=32).contains(&n) {
                 return;
             }
-            self.st.counters.generalized += 1;
-            for i in 0..n {
-                let s = members[i] as usize;
-                if g[i].is_zero() {
-                    self.put(s, g[i]);
-                    self.clear(s);
-                } else if g[i] != self.term(s) {
-                    self.put(s, g[i]);
-                    work.push(s, ALL);
-                }
-            }
-            if self.term(slot).a == 0 {
-                return;
-            }
+            let own = if self.lane < n {
+                self.term(mine)
+            } else {
+                Term::default()
+            };
+            let found = if n as usize <= MAX_SUBSET_GROUP {
+                subset_dependency(own, n, pos)
+            } else {
+                eliminated_dependency(own, n, pos)
+            };
+            let Some((subset, along)) = found else { return };
+            self.fold(subset, along, own, mine, pos, work);
+            self.tally.generalized += 1;
         }
     }
 
-    /// The preprint's method: lane `l` sums the factors of subset `l + 1` at Q and at R; a
-    /// ballot finds a dependent subset, whose last term is folded into the others.
-    fn subset_fold(&mut self, g: &mut [Term], members: &[u16; MAX_RANK_GROUP], pos: Position) -> bool {
-        let n = g.len();
-        let subset = self.lane + 1;
-        let valid = subset < (1 << n);
-        let (mut sq, mut sr) = (0u64, 0u64);
-        for (i, t) in g.iter().enumerate() {
-            if subset & (1 << i) != 0 {
-                sq ^= t.get(pos.next());
-                sr ^= t.get(pos.prev());
+    /// Folds the last member of the dependent `subset` into the others by flips (core's
+    /// `fold_subset`, one flip per lane at once), which zeroes it; each lane changes its own
+    /// member.
+    fn fold(&mut self, subset: u32, along: Position, own: Term, mine: usize, pos: Position, work: &mut Work) {
+        let last = 31 - subset.leading_zeros();
+        let folded = shuffle(mine as u32, last) as usize;
+        let gone = self.term(folded);
+        let keeper = self.lane != last && subset & (1 << self.lane) != 0;
+        // Along Q: flip(keep = member, other = last); along R the dual. Either way the
+        // member's copy `x` holds its new value.
+        let (mut x, mut y) = (own, gone);
+        if along == pos.next() {
+            moves::flip(&mut x, &mut y, pos);
+        } else {
+            moves::flip(&mut y, &mut x, pos);
+        }
+        if keeper {
+            for (p, f) in x.factors().into_iter().enumerate() {
+                // SAFETY: as in `factor`; each lane writes its own member's slot.
+                unsafe { *self.smem.add(p * self.p.cap + mine) = f };
             }
         }
-        let dep_q = ballot(valid && sq == 0);
-        let dep_r = ballot(valid && sr == 0);
-        let (along, hits) = if dep_q != 0 { (pos.next(), dep_q) } else { (pos.prev(), dep_r) };
-        if hits == 0 {
-            return false;
+        warp::sync();
+        let mut rest = subset & !(1 << last);
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            let member = shuffle(mine as u32, i) as usize;
+            let (keep, other) = if along == pos.next() {
+                (member, folded)
+            } else {
+                (folded, member)
+            };
+            self.log(log::FLIP, pos, keep, other, 0);
+            work.push(member, ALL);
         }
-        let subset = hits.trailing_zeros() + 1;
-        let mut flips = [(0u8, 0u8); MAX_SUBSET_GROUP];
-        let mut count = 0;
-        fold_subset(g, pos, along, subset, |keep, other| {
-            flips[count] = (keep as u8, other as u8);
-            count += 1;
-        });
-        for &(keep, other) in &flips[..count] {
-            self.log(log::FLIP, pos, members[keep as usize] as usize, members[other as usize] as usize, 0);
+        self.clear(folded);
+        // A member left zero (it shared two factors with the folded one) goes too.
+        let mut zero = ballot(keeper && x.is_zero());
+        while zero != 0 {
+            let i = zero.trailing_zeros();
+            zero &= zero - 1;
+            self.clear(shuffle(mine as u32, i) as usize);
         }
-        true
-    }
-
-    /// Core's rank method on a larger group, the same computation on every lane.
-    fn rank_fold(&mut self, g: &mut [Term], members: &[u16; MAX_RANK_GROUP], pos: Position) -> bool {
-        let mut pairs = [(0u8, 0u8); RANK_FLIPS];
-        let Some(count) = rank_fold(g, pos, &mut pairs) else { return false };
-        for &(keep, other) in &pairs[..count] {
-            self.log(log::FLIP, pos, members[keep as usize] as usize, members[other as usize] as usize, 0);
-        }
-        true
     }
 
     /// A random live slot, or None after a few empty draws.
@@ -415,23 +506,24 @@ impl Warp {
     }
 
     /// A plus move between two random terms at a position where they differ.
-    fn plus_move(&mut self) -> bool {
-        let (Some(t), Some(u)) = (self.random_live_slot(), self.random_live_slot()) else { return false };
+    #[inline(never)]
+    fn plus_move(&mut self) {
+        let (Some(t), Some(u)) = (self.random_live_slot(), self.random_live_slot()) else {
+            return;
+        };
         let pos = Position::from_index(self.rng.below(3));
         let (x, y) = (self.term(t), self.term(u));
-        let Some(v) = self.free_slot() else { return false };
+        let Some(v) = self.free_slot() else { return };
         if t == u || x.get(pos) == y.get(pos) {
-            return false;
+            return;
         }
         let (changed, added) = moves::plus(&x, &y, pos);
         self.put(u, changed);
         self.put(v, added);
         self.log(log::PLUS, pos, t, u, v);
         self.st.rank += 1;
-        self.st.counters.plus += 1;
-        self.st.counters.vertices += 1;
+        self.tally.plus += 1;
         self.st.since_reduction = 0;
-        true
     }
 
     /// Copies the shared terms to `dst` (global, the layout of flipgraph_core::device).
@@ -461,27 +553,6 @@ impl Warp {
     }
 }
 
-/// Flips of one rank-method fold kept for the move log.
-const RANK_FLIPS: usize = 64;
-
-/// Core's rank method, out of line: it is rare, and inlined its local arrays and loops would
-/// raise the register count of the whole walk (fewer warps per SM). Returns the flips it made
-/// (the first [`RANK_FLIPS`]), or None when the group is independent.
-#[inline(never)]
-fn rank_fold(g: &mut [Term], pos: Position, pairs: &mut [(u8, u8); RANK_FLIPS]) -> Option<usize> {
-    if !group_is_reducible(g, pos) {
-        return None;
-    }
-    let mut count = 0;
-    generalized_flip_rank_traced(g, pos, |keep, other| {
-        if count < RANK_FLIPS {
-            pairs[count] = (keep as u8, other as u8);
-            count += 1;
-        }
-    });
-    Some(count)
-}
-
 /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
 ///
 /// # Safety
@@ -503,6 +574,7 @@ pub unsafe extern "ptx-kernel" fn walk(
     flags: u32,
     log_cap: u32,
     rounds: u32,
+    flips: u32,
 ) {
     if flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
@@ -515,9 +587,19 @@ pub unsafe extern "ptx-kernel" fn walk(
     }
     let cap_us = cap as usize;
     let shared: *mut u64 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u64>();
-    let p = Params { cap: cap_us, rounds: rounds.max(1) as usize, target, plateau, flags, log_cap };
+    let p = Params {
+        cap: cap_us,
+        rounds: rounds.max(1) as usize,
+        flips: flips.max(1),
+        target,
+        plateau,
+        flags,
+        log_cap,
+    };
     // SAFETY: per the contract above.
-    let st = unsafe { *states.add(warp_id) };
+    let mut st = unsafe { *states.add(warp_id) };
+    // The counters are reread at the end: kept here they would hold 12 registers all launch.
+    st.counters = Default::default();
     let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
     let mut w = Warp {
         lane: warp::lane_id(),
@@ -529,8 +611,12 @@ pub unsafe extern "ptx-kernel" fn walk(
         st,
         rng: WyRand::new(st.rng),
         failed: 0,
+        tally: Tally::default(),
     };
-    let mut work = Work { items: [(0, 0); WORK], len: 0 };
+    let mut work = Work {
+        items: [(0, 0); WORK],
+        len: 0,
+    };
     if w.st.load != NO_LOAD {
         let live = w.fill(unsafe { staging.add(w.st.load as usize * 3 * cap_us) });
         w.st.rank = live;
@@ -548,14 +634,63 @@ pub unsafe extern "ptx-kernel" fn walk(
         w.step(&mut work);
     }
     w.save(mine);
-    w.st.rng = w.rng_state();
+    w.st.rng = w.rng.state();
+    // SAFETY: as above.
+    w.st.counters = unsafe { (*states.add(warp_id)).counters };
+    let c = &mut w.st.counters;
+    c.steps += w.tally.steps as u64;
+    c.flips += w.tally.flips as u64;
+    c.plus += w.tally.plus as u64;
+    c.vertices += (w.tally.flips + w.tally.plus) as u64;
+    c.reductions += w.tally.reductions as u64;
+    c.generalized += w.tally.generalized as u64;
     if w.lane == 0 {
         unsafe { *states.add(warp_id) = w.st };
     }
 }
 
-impl Warp {
-    fn rng_state(&self) -> u64 {
-        self.rng.state()
+/// A dependent subset of the group (lane `i` holds member `i` of `n` <= 5) by the preprint's
+/// method: lane `l` sums the factors of subset `l + 1` at Q and at R, and a ballot finds the
+/// smallest subset that sums to zero. Returns it (a mask over members) and its position.
+fn subset_dependency(own: Term, n: u32, pos: Position) -> Option<(u32, Position)> {
+    let subset = warp::lane_id() + 1;
+    let valid = subset < (1 << n);
+    let (q, r) = (pos.next(), pos.prev());
+    let (mut sq, mut sr) = (0u64, 0u64);
+    for i in 0..n {
+        let (fq, fr) = (shuffle_u64(own.get(q), i), shuffle_u64(own.get(r), i));
+        if subset & (1 << i) != 0 {
+            sq ^= fq;
+            sr ^= fr;
+        }
     }
+    let dep_q = ballot(valid && sq == 0);
+    let dep_r = ballot(valid && sr == 0);
+    match (dep_q, dep_r) {
+        (0, 0) => None,
+        (0, hits) => Some((hits.trailing_zeros() + 1, r)),
+        (hits, _) => Some((hits.trailing_zeros() + 1, q)),
+    }
+}
+
+/// A dependent subset of a larger group (lane `i` holds member `i` of `n` <= 32) by Gaussian
+/// elimination across the lanes: member `i` in turn is broadcast; zero, it closes a dependent
+/// subset (tracked as a mask); else the later members clear its leading bit.
+fn eliminated_dependency(own: Term, n: u32, pos: Position) -> Option<(u32, Position)> {
+    let lane = warp::lane_id();
+    for along in [pos.next(), pos.prev()] {
+        let mut v = if lane < n { own.get(along) } else { 0 };
+        let mut mask = 1u32 << lane;
+        for i in 0..n {
+            let (vi, mi) = (shuffle_u64(v, i), shuffle(mask, i));
+            if vi == 0 {
+                return Some((mi, along));
+            }
+            if lane > i && (v >> (63 - vi.leading_zeros())) & 1 != 0 {
+                v ^= vi;
+                mask ^= mi;
+            }
+        }
+    }
+    None
 }

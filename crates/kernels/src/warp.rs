@@ -18,6 +18,8 @@ unsafe extern "C" {
     fn vote_ballot_sync(mask: u32, pred: bool) -> u32;
     #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
     fn shfl_sync_idx_i32(mask: u32, value: u32, lane: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.add"]
+    fn redux_sync_add(value: u32, mask: u32) -> u32;
     #[link_name = "llvm.nvvm.bar.warp.sync"]
     fn bar_warp_sync(mask: u32);
 }
@@ -29,6 +31,15 @@ pub fn lane_id() -> u32 {
     // SAFETY: reads a special register.
     unsafe { core::arch::asm!("mov.u32 {}, %laneid;", out(reg32) lane) };
     lane
+}
+
+/// The lanes below this one (`%lanemask_lt`).
+#[inline(always)]
+pub fn lanes_below() -> u32 {
+    let mask: u32;
+    // SAFETY: reads a special register.
+    unsafe { core::arch::asm!("mov.u32 {}, %lanemask_lt;", out(reg32) mask) };
+    mask
 }
 
 /// The lanes currently executing.
@@ -61,11 +72,25 @@ pub fn ballot(pred: bool) -> u32 {
     unsafe { vote_ballot_sync(FULL, pred) }
 }
 
+/// The sum of `value` over the warp (redux.sync.add: one instruction where a ballot per
+/// counted predicate would take several).
+#[inline(always)]
+pub fn sum(value: u32) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { redux_sync_add(value, FULL) }
+}
+
 /// `value` of lane `src` (shfl.sync.idx.b32).
 #[inline(always)]
 pub fn shuffle(value: u32, src: u32) -> u32 {
     // SAFETY: called by the full warp.
     unsafe { shfl_sync_idx_i32(FULL, value, src, 0x1f) }
+}
+
+/// `value` of lane `src`, 64 bits (two shuffles).
+#[inline(always)]
+pub fn shuffle_u64(value: u64, src: u32) -> u64 {
+    shuffle(value as u32, src) as u64 | (shuffle((value >> 32) as u32, src) as u64) << 32
 }
 
 /// Orders the shared-memory writes of the warp's lanes before its later reads.

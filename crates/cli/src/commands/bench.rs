@@ -249,6 +249,8 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.patience.to_string(),
         "--gpu-rounds".into(),
         e.gpu_rounds.to_string(),
+        "--gpu-flips".into(),
+        e.gpu_flips.to_string(),
     ];
     for (flag, value) in [("--threads", e.threads), ("--walkers", e.walkers)] {
         if let Some(v) = value {

@@ -92,6 +92,7 @@ fn self_test() -> Result<()> {
             device: 0,
             log_entries: LOG,
             rounds: 2,
+            flips: 4,
         };
         let mut engine = GpuEngine::open(shape, options)?;
         let naive = Scheme::naive(shape);

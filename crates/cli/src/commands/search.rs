@@ -59,6 +59,9 @@ pub struct EngineArgs {
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
     #[arg(long, default_value_t = 2)]
     pub gpu_rounds: u32,
+    /// GPU: most flips taken from the disjoint pairs that one match finds.
+    #[arg(long, default_value_t = 4)]
+    pub gpu_flips: u32,
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = 4_000_000)]
     pub patience: u64,
@@ -102,6 +105,7 @@ impl EngineArgs {
             device: 0,
             log_entries: 0,
             rounds: self.gpu_rounds,
+            flips: self.gpu_flips,
         };
         Ok(Box::new(GpuEngine::open(shape, options)?))
     }

@@ -37,6 +37,8 @@ pub struct GpuOptions {
     pub log_entries: usize,
     /// Slots each lane samples per step (match.any.sync rounds) before the step gives up.
     pub rounds: u32,
+    /// Most flips taken from the disjoint pairs that one match finds.
+    pub flips: u32,
 }
 
 /// Whether a GPU can be used, and which: the names of the devices, or why not.
@@ -323,7 +325,8 @@ impl Engine for GpuEngine {
             .arg(&plateau)
             .arg(&flags)
             .arg(&log_entries)
-            .arg(&self.options.rounds);
+            .arg(&self.options.rounds)
+            .arg(&self.options.flips);
         // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
         // `cap` slots; the shared memory is what the kernel indexes.
         unsafe { builder.launch(launch) }.map_err(driver("launching kernel 'walk'"))?;
