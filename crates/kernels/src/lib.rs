@@ -1,8 +1,8 @@
 //! GPU kernels of flipgraph, written in Rust and built to PTX for `nvptx64-nvidia-cuda`
 //! (crates/cli/build.rs builds them; DESIGN.md section 2 has the recipe).
 //!
-//! - [`warp`]: the warp instructions (match.any.sync, ballot, shuffle, lane id) as small safe
-//!   wrappers.
+//! - [`warp`]: the warp instructions (match.any.sync, ballot, redux.sync, shuffle, lane id and
+//!   masks) as small safe wrappers.
 //! - [`walk`]: the walk kernel, one warp per scheme, built on the moves of flipgraph-core.
 #![no_std]
 #![feature(

@@ -15,9 +15,10 @@
 //! ballot for a term sharing two factors with a flipped term (a merge) and one warp sum
 //! (redux.sync) of the sizes of the four groups the flip changed. Only when a merge or a group
 //! of three or more shows up does the slow path run: merges, and generalized flips of groups
-//! of 3 to 5 terms by subset XOR and a ballot (the preprint's method) or of larger groups by
-//! Gaussian elimination (core's rank method). After a plateau of `plateau` steps without a
-//! reduction, a plus move. Every move is a function of flipgraph-core; with FLAG_LOG each
+//! of 3 to 5 terms by subset XOR and a ballot (the preprint's method) or of larger groups (up
+//! to 32) by Gaussian elimination across the lanes, each fold being core's `fold_subset` (so
+//! repeated folds reach the rank method's optimum). After a plateau of `plateau` steps without
+//! a reduction, a plus move. Every move is a function of flipgraph-core; with FLAG_LOG each
 //! elementary move is logged for replay on the host.
 
 use core::arch::nvptx;
