@@ -151,7 +151,7 @@ impl Walker {
             alive_at: Vec::with_capacity(capacity),
             alive: Vec::with_capacity(capacity),
             free_slots: Vec::new(),
-            tables: [0; 3].map(|_| FactorTable::with_capacity(capacity)),
+            tables: Position::ALL.map(|pos| FactorTable::with_capacity(capacity, scheme.shape().factor_bits(pos))),
             groups: Vec::with_capacity(3 * capacity),
             free_groups: Vec::new(),
             multi: Vec::with_capacity(3 * capacity),
@@ -591,7 +591,7 @@ impl Walker {
             })
             .sum();
         assert_eq!(live_groups, distinct, "groups");
-        assert!(self.tables.iter().all(|t| t.slots() >= 2 * self.alive.len()));
+        assert!(self.tables.iter().all(|t| t.holds(self.alive.len())));
     }
 }
 

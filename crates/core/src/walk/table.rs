@@ -1,5 +1,7 @@
-//! An open-addressing hash table from a factor value to a group id (linear probing with
-//! backward-shift deletion, so no tombstones pile up during a walk of billions of steps).
+//! A table from a factor value to a group id: direct addressing for factors of up to
+//! [`DIRECT_BITS`] bits (one load per lookup, nothing to probe or shift), else an
+//! open-addressing hash table (linear probing with backward-shift deletion, so no tombstones
+//! pile up during a walk of billions of steps).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -9,21 +11,35 @@ use crate::term::Factor;
 /// A free slot.
 const EMPTY: u32 = u32::MAX;
 
+/// Widest factors indexed directly: 2^16 entries of 4 bytes per position (allocated zeroed, so
+/// only the pages a walk touches take memory).
+pub(super) const DIRECT_BITS: usize = 16;
+
 /// Factor value to group id, for one position.
 #[derive(Clone, Debug)]
 pub(super) struct FactorTable {
-    /// `(key, group id)`; one slot is one load.
+    /// Hashed: `(key, group id)`; one slot is one load.
     slots: Vec<(Factor, u32)>,
     shift: u32,
+    /// Direct: `group id + 1` at index `key` (0: absent); empty for a hashed table.
+    direct: Vec<u32>,
 }
 
 impl FactorTable {
-    /// A table for up to `capacity` keys (kept at most half full).
-    pub(super) fn with_capacity(capacity: usize) -> FactorTable {
+    /// A table for up to `capacity` keys of `bits` bits (a hashed one is kept at most half full).
+    pub(super) fn with_capacity(capacity: usize, bits: usize) -> FactorTable {
+        if bits <= DIRECT_BITS {
+            return FactorTable {
+                slots: Vec::new(),
+                shift: 0,
+                direct: vec![0; 1 << bits],
+            };
+        }
         let slots = (capacity.max(8) * 2).next_power_of_two();
         FactorTable {
             slots: vec![(0, EMPTY); slots],
             shift: 64 - slots.trailing_zeros(),
+            direct: Vec::new(),
         }
     }
 
@@ -46,6 +62,12 @@ impl FactorTable {
     /// One probe for `key`: its group id, or the free slot where it would go.
     #[inline]
     pub(super) fn find(&self, key: Factor) -> Result<u32, usize> {
+        if !self.direct.is_empty() {
+            return match self.direct[key as usize] {
+                0 => Err(key as usize),
+                id => Ok(id - 1),
+            };
+        }
         let mut i = self.home(key);
         loop {
             let (k, id) = self.slots[i];
@@ -62,6 +84,11 @@ impl FactorTable {
     /// Puts `key` into the free slot `slot` that [`FactorTable::find`] returned for it.
     #[inline]
     pub(super) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
+        if !self.direct.is_empty() {
+            debug_assert_eq!((slot as Factor, self.direct[slot]), (key, 0));
+            self.direct[slot] = id + 1;
+            return;
+        }
         debug_assert_eq!(self.slots[slot].1, EMPTY);
         self.slots[slot] = (key, id);
     }
@@ -70,6 +97,10 @@ impl FactorTable {
     /// each shifted entry went, so holders of slot numbers stay right.
     #[inline]
     pub(super) fn remove_at(&mut self, slot: usize, mut moved: impl FnMut(u32, usize)) {
+        if !self.direct.is_empty() {
+            self.direct[slot] = 0;
+            return;
+        }
         let mask = self.mask();
         let mut hole = slot;
         let mut j = slot;
@@ -91,12 +122,15 @@ impl FactorTable {
 
     /// The entry at `slot`, if it is occupied (for invariant checks).
     pub(super) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
+        if !self.direct.is_empty() {
+            return self.direct.get(slot).filter(|&&id| id != 0).map(|&id| (slot as Factor, id - 1));
+        }
         self.slots.get(slot).copied().filter(|e| e.1 != EMPTY)
     }
 
-    /// Number of slots (twice the capacity at least).
-    pub(super) fn slots(&self) -> usize {
-        self.slots.len()
+    /// Whether `keys` keys fit (a hashed table stays at most half full).
+    pub(super) fn holds(&self, keys: usize) -> bool {
+        !self.direct.is_empty() || self.slots.len() >= 2 * keys
     }
 }
 
@@ -107,7 +141,13 @@ mod tests {
 
     #[test]
     fn agrees_with_a_model_under_random_inserts_and_removes() {
-        let mut t = FactorTable::with_capacity(64);
+        // Keys of 13 bits: indexed directly; of 17 bits: hashed.
+        for bits in [13, 17] {
+            agrees_with_a_model(FactorTable::with_capacity(64, bits));
+        }
+    }
+
+    fn agrees_with_a_model(mut t: FactorTable) {
         let mut model = alloc::collections::BTreeMap::new();
         // Where each id sits, kept up to date through `moved`.
         let mut slot_of = alloc::collections::BTreeMap::new();
@@ -134,7 +174,7 @@ mod tests {
         }
         for (k, v) in model {
             assert_eq!(t.get(k), Some(v));
-            assert_eq!(t.slots[slot_of[&v]], (k, v));
+            assert_eq!(t.slot_holds(slot_of[&v]), Some((k, v)));
         }
     }
 }
