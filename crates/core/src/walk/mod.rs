@@ -243,12 +243,21 @@ impl Walker {
         let before = self.rank();
         // A flip between terms that share two factors (left by a plus move) zeroes one. The
         // flipped group itself stays reduced (the flip is invertible on it): check the others.
-        let others = ALL_GROUPS & !(1 << g.pos.index());
-        for (id, term) in [(t, x), (u, y)] {
-            if term.is_zero() {
-                self.remove_term(id);
-            } else {
-                self.work.push((id, others));
+        if x.is_zero() || y.is_zero() {
+            let others = ALL_GROUPS & !(1 << g.pos.index());
+            for (id, term) in [(t, x), (u, y)] {
+                if term.is_zero() {
+                    self.remove_term(id);
+                } else {
+                    self.work.push((id, others));
+                }
+            }
+        } else {
+            // The common case, without the work list: the four changed groups directly.
+            for (id, pos) in [(t, q), (t, r), (u, q), (u, r)] {
+                if self.alive_at[id as usize] != NONE {
+                    self.reduce_group_of(id, pos);
+                }
             }
         }
         self.reduce_pending(before);
