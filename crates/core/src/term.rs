@@ -77,24 +77,34 @@ impl Term {
         Term { a, b, c }
     }
 
-    /// The factor at `pos`.
+    /// The factor at `pos`. On a CPU an indexed load (no branch on the position); on a GPU a
+    /// select by value, since an index into a term held in registers would force it into
+    /// local memory.
     #[inline(always)]
-    pub const fn get(&self, pos: Position) -> Factor {
-        match pos {
-            Position::A => self.a,
-            Position::B => self.b,
-            Position::C => self.c,
+    pub fn get(&self, pos: Position) -> Factor {
+        if cfg!(target_arch = "nvptx64") {
+            match pos {
+                Position::A => self.a,
+                Position::B => self.b,
+                Position::C => self.c,
+            }
+        } else {
+            bytemuck::cast_ref::<Term, [Factor; 3]>(self)[pos as usize]
         }
     }
 
-    /// Sets the factor at `pos`. A store by value, not through a reference: on a GPU a
-    /// reference to a runtime-chosen field would force the term into local memory.
+    /// Sets the factor at `pos`: an indexed store on a CPU, a store by value on a GPU (as in
+    /// [`Term::get`]).
     #[inline(always)]
     pub fn set(&mut self, pos: Position, value: Factor) {
-        match pos {
-            Position::A => self.a = value,
-            Position::B => self.b = value,
-            Position::C => self.c = value,
+        if cfg!(target_arch = "nvptx64") {
+            match pos {
+                Position::A => self.a = value,
+                Position::B => self.b = value,
+                Position::C => self.c = value,
+            }
+        } else {
+            bytemuck::cast_mut::<Term, [Factor; 3]>(self)[pos as usize] = value;
         }
     }
 
