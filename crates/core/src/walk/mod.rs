@@ -267,8 +267,10 @@ impl Walker {
     /// Two distinct random indices below `n` (at least 2), without a division.
     #[inline]
     fn distinct_pair(&mut self, n: usize) -> (usize, usize) {
-        let i = self.rng.below(n);
-        let mut j = i + 1 + self.rng.below(n - 1);
+        // Both from one draw: its low and high 32 bits, each by multiply-shift.
+        let bits = self.rng.bits();
+        let i = ((bits as u32 as u64 * n as u64) >> 32) as usize;
+        let mut j = i + 1 + (((bits >> 32) * (n as u64 - 1)) >> 32) as usize;
         if j >= n {
             j -= n;
         }
