@@ -373,8 +373,20 @@ impl Walker {
 
     /// True when the factors at `Q` or at `R` of group `g` are linearly dependent.
     fn group_is_dependent(&mut self, g: Group) -> bool {
-        self.bases.next_check();
         let (q, r) = (g.pos.next(), g.pos.prev());
+        if g.count == 3 {
+            // The common case in closed form: three vectors are dependent when one is zero,
+            // two are equal or all three sum to zero.
+            let t0 = g.head;
+            let t1 = self.links[t0 as usize][g.pos.index()].next;
+            let t2 = self.links[t1 as usize][g.pos.index()].next;
+            let [x, y, z] = [t0, t1, t2].map(|t| self.terms[t as usize]);
+            return [q, r].into_iter().any(|p| {
+                let (a, b, c) = (x.get(p), y.get(p), z.get(p));
+                a == 0 || b == 0 || c == 0 || a == b || a == c || b == c || a ^ b ^ c == 0
+            });
+        }
+        self.bases.next_check();
         let mut t = g.head;
         while t != NONE {
             let term = self.terms[t as usize];
