@@ -235,8 +235,11 @@ impl Walker {
         let (mut x, mut y) = (self.terms[t as usize], self.terms[u as usize]);
         flip(&mut x, &mut y, g.pos);
         let (q, r) = (g.pos.next(), g.pos.prev());
-        self.set_factor(t, r, x.get(r));
-        self.set_factor(u, q, y.get(q));
+        // The sizes of the four groups the flip changes: those t and u stay in (read first, so
+        // the loads overlap the index updates; the updates leave them unchanged unless the flip
+        // zeroes a term) and those they join. A term alone in a group needs no check there.
+        let stay = [self.group_size(t, q), self.group_size(u, r)];
+        let joined = [self.set_factor(t, r, x.get(r)), self.set_factor(u, q, y.get(q))];
         self.counters.flips += 1;
         self.counters.vertices += 1;
         self.since_reduction += 1;
@@ -254,14 +257,20 @@ impl Walker {
             }
         } else {
             // The common case, without the work list: the four changed groups directly.
-            for (id, pos) in [(t, q), (t, r), (u, q), (u, r)] {
-                if self.alive_at[id as usize] != NONE {
+            for (id, pos, size) in [(t, q, stay[0]), (t, r, joined[0]), (u, q, joined[1]), (u, r, stay[1])] {
+                if size > 1 && self.alive_at[id as usize] != NONE {
                     self.reduce_group_of(id, pos);
                 }
             }
         }
         self.reduce_pending(before);
         true
+    }
+
+    /// The size of the group of term `t` at `pos`.
+    #[inline]
+    fn group_size(&self, t: u32, pos: Position) -> u32 {
+        self.groups[self.links[t as usize][pos.index()].group as usize].count
     }
 
     /// Two distinct random indices below `n` (at least 2), without a division.
@@ -432,7 +441,8 @@ impl Walker {
         }
     }
 
-    fn set_factor(&mut self, t: u32, pos: Position, value: Factor) {
+    /// Sets factor `pos` of term `t` and moves it to its new group; returns the group's size.
+    fn set_factor(&mut self, t: u32, pos: Position, value: Factor) -> u32 {
         let p = pos.index();
         let g = self.links[t as usize][p].group;
         if self.groups[g as usize].count == 1 {
@@ -446,12 +456,12 @@ impl Walker {
                 tables[p].remove_at(old, |id, to| groups[id as usize].slot = to as u32);
                 groups[g as usize].key = value;
                 self.terms[t as usize].set(pos, value);
-                return;
+                return 1;
             }
         }
         self.detach(t, pos);
         self.terms[t as usize].set(pos, value);
-        self.attach(t, pos);
+        self.attach(t, pos)
     }
 
     fn add_term(&mut self, term: Term) -> u32 {
@@ -495,7 +505,8 @@ impl Walker {
         self.counters.reductions += 1;
     }
 
-    fn attach(&mut self, t: u32, pos: Position) {
+    /// Puts term `t` into the group of its factor at `pos`; returns the group's size.
+    fn attach(&mut self, t: u32, pos: Position) -> u32 {
         let key = self.terms[t as usize].get(pos);
         let p = pos.index();
         let g = match self.tables[p].find(key) {
@@ -540,6 +551,7 @@ impl Walker {
             self.groups[g as usize].multi_slot = self.multi.len() as u32;
             self.multi.push(g);
         }
+        count
     }
 
     fn detach(&mut self, t: u32, pos: Position) {
