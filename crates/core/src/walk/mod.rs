@@ -229,9 +229,18 @@ impl Walker {
             return self.plus_move();
         }
         let g = self.groups[self.multi[self.rng.below(self.multi.len())] as usize];
-        let count = g.count as usize;
-        let (i, j) = self.distinct_pair(count);
-        let (t, u) = (self.member(g, i), self.member(g, j));
+        let (t, u) = if g.count == 2 {
+            // The common case: the pair is the group, in a random order.
+            let (head, next) = (g.head, self.links[g.head as usize][g.pos.index()].next);
+            if self.rng.bits() & 1 == 0 {
+                (head, next)
+            } else {
+                (next, head)
+            }
+        } else {
+            let (i, j) = self.distinct_pair(g.count as usize);
+            (self.member(g, i), self.member(g, j))
+        };
         let (mut x, mut y) = (self.terms[t as usize], self.terms[u as usize]);
         flip(&mut x, &mut y, g.pos);
         let (q, r) = (g.pos.next(), g.pos.prev());
