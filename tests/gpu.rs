@@ -164,3 +164,46 @@ fn more_walkers_than_gpu_memory_holds_gives_the_limit() {
         text(&out)
     );
 }
+
+/// The walker count in an engine description ("gpu: ..., 4224 walkers (warps)").
+fn walkers_of(engine: &str) -> u64 {
+    let before = engine.split(" walkers").next().unwrap();
+    before.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// One `bench --json` row for 4x4x4 on the GPU, with `CUDA_VISIBLE_DEVICES` set when given.
+fn bench_row(visible: Option<&str>) -> serde_json::Value {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_flipgraph"));
+    cmd.args(["bench", "--backend", "gpu", "--sizes", "4", "--seconds", "2", "--json"]);
+    if let Some(v) = visible {
+        cmd.env("CUDA_VISIBLE_DEVICES", v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    rows[0].clone()
+}
+
+#[test]
+fn every_visible_gpu_runs_its_own_walkers() {
+    if gpu().is_none() {
+        return;
+    }
+    let gpus = text(&flipgraph(&["gpu"]))
+        .lines()
+        .filter(|l| l.starts_with("GPU "))
+        .count() as u64;
+    if gpus < 2 {
+        eprintln!("skipped: {gpus} GPU visible, this test needs two or more");
+        return;
+    }
+    let all = bench_row(None);
+    let one = bench_row(Some("0"));
+    let engine = all["engine"].as_str().unwrap();
+    assert!(engine.contains(&format!("{gpus} GPUs")), "{engine}");
+    assert_eq!(walkers_of(engine), gpus * walkers_of(one["engine"].as_str().unwrap()));
+    // Every walker of every device was audited at the end, and all hold valid schemes.
+    assert_eq!(all["walkers_audited"].as_u64(), Some(walkers_of(engine)));
+    assert_eq!(all["walkers_invalid"], 0, "{all}");
+    assert_eq!(all["rejected"], 0, "{all}");
+}

@@ -78,7 +78,13 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() || ptx.is_empty() {
         return Err(format!("no PTX embedded: {}", String::from_utf8_lossy(&out.stderr)));
     }
-    for needle in ["match.any.sync", "vote.sync.ballot.b32", "shfl.sync.idx", ".entry"] {
+    for needle in [
+        "match.any.sync",
+        "vote.sync.ballot.b32",
+        "redux.sync.add",
+        "shfl.sync.idx",
+        ".entry",
+    ] {
         if !ptx.contains(needle) {
             return Err(format!("the PTX lacks {needle}"));
         }
@@ -107,9 +113,26 @@ fn ptx_check() -> Result<()> {
     if !spills.is_empty() {
         return Err(format!("register spills: {spills:?}"));
     }
-    println!("ptx: assembles for sm_90 with no spills");
+    // The walk's occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
+    // it to 166 once cut the warps to 12 and the throughput with them).
+    let registers = log
+        .split("entry function 'walk'")
+        .nth(1)
+        .and_then(|rest| rest.split("Used ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u32>().ok())
+        .ok_or("ptxas reported no register count for 'walk'")?;
+    if registers > MAX_WALK_REGISTERS {
+        return Err(format!(
+            "the walk kernel needs {registers} registers, above {MAX_WALK_REGISTERS} (fewer warps per SM)"
+        ));
+    }
+    println!("ptx: assembles for sm_90 with no spills; walk uses {registers} registers");
     Ok(())
 }
+
+/// The register budget of the walk kernel: 16 warps of 32 threads per SM (65536 registers).
+const MAX_WALK_REGISTERS: u32 = 128;
 
 /// `$PTXAS`, `ptxas` on PATH, or the one in the nvidia-cuda-nvcc-cu12 wheel.
 fn find_ptxas() -> Option<PathBuf> {

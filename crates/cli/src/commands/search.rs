@@ -13,7 +13,7 @@ use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::cpu::CpuEngine;
-use crate::engine::gpu::{GpuEngine, GpuOptions};
+use crate::engine::gpu::{self, GpuEngine, GpuOptions, MultiGpu};
 use crate::engine::Engine;
 use crate::schemes::read_valid_f2;
 use crate::search::output::{Checkpoint, Output};
@@ -32,7 +32,8 @@ pub enum Backend {
 /// Settings shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which.
+    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which. On a
+    /// GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: Backend,
     /// CPU threads (default: all cores).
@@ -107,7 +108,11 @@ impl EngineArgs {
             rounds: self.gpu_rounds,
             flips: self.gpu_flips,
         };
-        Ok(Box::new(GpuEngine::open(shape, options)?))
+        // One runner per visible GPU (CUDA_VISIBLE_DEVICES picks which).
+        Ok(match gpu::devices()?.len() {
+            1 => Box::new(GpuEngine::open(shape, options)?),
+            count => Box::new(MultiGpu::open(shape, options, count)?),
+        })
     }
 
     pub fn round_steps(&self, engine: &dyn Engine) -> u64 {

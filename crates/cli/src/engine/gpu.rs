@@ -78,6 +78,8 @@ pub struct GpuEngine {
     staged: Vec<u64>,
     staged_index: HashMap<Vec<Term>, u32>,
     rounds: u64,
+    /// The staged schemes of the round in flight, kept until it ends.
+    staging: Option<CudaSlice<u64>>,
     /// Test hook: FLIPGRAPH_GPU_TRAP=N makes the kernel trap in round N.
     trap_round: Option<u64>,
 }
@@ -170,6 +172,7 @@ impl GpuEngine {
             staged: Vec::new(),
             staged_index: HashMap::new(),
             rounds: 0,
+            staging: None,
             trap_round: std::env::var("FLIPGRAPH_GPU_TRAP").ok().and_then(|v| v.parse().ok()),
         })
     }
@@ -267,6 +270,25 @@ impl Engine for GpuEngine {
     }
 
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
+        self.start_round(steps, target)?;
+        self.finish_round()
+    }
+
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
+        self.scheme_from(slots)
+    }
+
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+        let slots = self.current_slots(walker)?;
+        self.scheme_from(slots)
+    }
+}
+
+impl GpuEngine {
+    /// Uploads the states and staged schemes and launches a round; returns at once, so that
+    /// several GPUs run their rounds together.
+    fn start_round(&mut self, steps: u64, target: usize) -> Result<()> {
         for s in &mut self.host_states {
             *s = WarpState {
                 counters: Counters::default(),
@@ -330,12 +352,19 @@ impl Engine for GpuEngine {
         // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
         // `cap` slots; the shared memory is what the kernel indexes.
         unsafe { builder.launch(launch) }.map_err(driver("launching kernel 'walk'"))?;
+        self.staging = Some(staging);
+        Ok(())
+    }
+
+    /// Waits for the round in flight and reads the walkers' states.
+    fn finish_round(&mut self) -> Result<Round> {
         let words = self
             .stream
             .clone_dtoh(&self.states)
             .map_err(|e| anyhow!("kernel 'walk' failed: {e:?}"))?;
         self.host_states
             .copy_from_slice(bytemuck::cast_slice::<u64, WarpState>(&words));
+        self.staging = None;
         let mut round = Round::default();
         for s in &self.host_states {
             round.counters += s.counters;
@@ -346,14 +375,92 @@ impl Engine for GpuEngine {
         }
         Ok(round)
     }
+}
+
+/// Every visible GPU as one engine: one [`GpuEngine`] (runner) per device, walkers numbered
+/// across them in device order, rounds launched on all devices before any is waited for.
+pub struct MultiGpu {
+    runners: Vec<GpuEngine>,
+}
+
+impl MultiGpu {
+    /// Opens devices `0..count` for walks of `shape`; `options.walkers`, when given, is the
+    /// total, split evenly.
+    pub fn open(shape: Shape, options: GpuOptions, count: usize) -> Result<MultiGpu> {
+        let runners = (0..count)
+            .map(|device| {
+                let walkers = options
+                    .walkers
+                    .map(|total| total / count + usize::from(device < total % count));
+                GpuEngine::open(
+                    shape,
+                    GpuOptions {
+                        walkers,
+                        device,
+                        ..options
+                    },
+                )
+                .with_context(|| format!("GPU {device}"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(MultiGpu { runners })
+    }
+
+    /// The runner of walker `walker`, and its index there.
+    fn locate(&mut self, walker: usize) -> Result<(&mut GpuEngine, usize)> {
+        let mut local = walker;
+        for runner in &mut self.runners {
+            if local < runner.walkers {
+                return Ok((runner, local));
+            }
+            local -= runner.walkers;
+        }
+        bail!("walker {walker} is beyond the engine's walkers")
+    }
+}
+
+impl Engine for MultiGpu {
+    fn describe(&self) -> String {
+        let names: Vec<&str> = self.runners.iter().map(|r| r.name.as_str()).collect();
+        format!(
+            "gpu: {} GPUs ({}), {} walkers (warps)",
+            names.len(),
+            names.join(", "),
+            self.walkers()
+        )
+    }
+
+    fn walkers(&self) -> usize {
+        self.runners.iter().map(|r| r.walkers).sum()
+    }
+
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+        let (runner, w) = self.locate(walker)?;
+        runner.load(w, scheme, seed)
+    }
+
+    fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
+        for (device, runner) in self.runners.iter_mut().enumerate() {
+            runner
+                .start_round(steps, target)
+                .with_context(|| format!("GPU {device}"))?;
+        }
+        let mut round = Round::default();
+        for (device, runner) in self.runners.iter_mut().enumerate() {
+            let part = runner.finish_round().with_context(|| format!("GPU {device}"))?;
+            round.counters += part.counters;
+            round.walkers.extend(part.walkers);
+        }
+        Ok(round)
+    }
 
     fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
-        let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
-        self.scheme_from(slots)
+        let (runner, w) = self.locate(walker)?;
+        runner.best_scheme(w)
     }
 
     fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
-        let slots = self.current_slots(walker)?;
-        self.scheme_from(slots)
+        let (runner, w) = self.locate(walker)?;
+        runner.current_scheme(w)
     }
 }

@@ -123,7 +123,11 @@ impl FactorTable {
     /// The entry at `slot`, if it is occupied (for invariant checks).
     pub(super) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
         if !self.direct.is_empty() {
-            return self.direct.get(slot).filter(|&&id| id != 0).map(|&id| (slot as Factor, id - 1));
+            return self
+                .direct
+                .get(slot)
+                .filter(|&&id| id != 0)
+                .map(|&id| (slot as Factor, id - 1));
         }
         self.slots.get(slot).copied().filter(|e| e.1 != EMPTY)
     }
