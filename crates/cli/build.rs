@@ -41,8 +41,9 @@ fn main() {
 }
 
 /// Caps the walk kernel's registers (`.maxnreg`) when FLIPGRAPH_MAXNREG is set: a tuning knob.
-/// More warps then fit on an SM, but the kernel spills; on an H200, caps of 96 and 64 were
-/// slower than none (BENCHMARKS.md), so by default there is no cap and no spill.
+/// More warps then fit on an SM, but the kernel spills; on an H200 a cap of 96 (64 bytes of
+/// spills) was faster on 3x3x3 to 5x5x5 and slower on 8x8x8 (BENCHMARKS.md). The kernel is
+/// meant to run without spills, so by default there is no cap.
 fn limit_registers(ptx: String) -> String {
     let maxnreg = env::var("FLIPGRAPH_MAXNREG")
         .ok()
