@@ -71,7 +71,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
             target: 1,
             time_limit: Some(Duration::from_secs_f64(args.seconds)),
             seed: args.engine.seed,
-            steps_per_round: args.engine.round_steps(engine.as_ref()),
+            steps_per_round: args.engine.round_steps,
             patience: args.engine.patience,
             pool_per_rank: 64,
             checkpoint_every: Duration::from_secs(3600),
@@ -251,14 +251,13 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.gpu_rounds.to_string(),
         "--gpu-flips".into(),
         e.gpu_flips.to_string(),
+        "--round-steps".into(),
+        e.round_steps.to_string(),
     ];
     for (flag, value) in [("--threads", e.threads), ("--walkers", e.walkers)] {
         if let Some(v) = value {
             flags.extend([flag.to_owned(), v.to_string()]);
         }
-    }
-    if let Some(r) = e.round_steps {
-        flags.extend(["--round-steps".to_owned(), r.to_string()]);
     }
     if e.no_generalized_flips {
         flags.push("--no-generalized-flips".into());
