@@ -393,16 +393,11 @@ impl Walker {
     fn group_is_dependent(&mut self, g: Group) -> bool {
         let (q, r) = (g.pos.next(), g.pos.prev());
         if g.count == 3 {
-            // The common case in closed form: three vectors are dependent when one is zero,
-            // two are equal or all three sum to zero.
+            // The common case, in closed form.
             let t0 = g.head;
             let t1 = self.links[t0 as usize][g.pos.index()].next;
             let t2 = self.links[t1 as usize][g.pos.index()].next;
-            let [x, y, z] = [t0, t1, t2].map(|t| self.terms[t as usize]);
-            return [q, r].into_iter().any(|p| {
-                let (a, b, c) = (x.get(p), y.get(p), z.get(p));
-                a == 0 || b == 0 || c == 0 || a == b || a == c || b == c || a ^ b ^ c == 0
-            });
+            return three_are_dependent([t0, t1, t2].map(|t| self.terms[t as usize]), g.pos);
         }
         self.bases.next_check();
         let mut t = g.head;
@@ -639,6 +634,15 @@ impl Walker {
     }
 }
 
+/// Whether three terms sharing the factor at `pos` are linearly dependent at `Q` or at `R`:
+/// three vectors are when one is zero, two are equal or all three sum to zero.
+fn three_are_dependent([x, y, z]: [Term; 3], pos: Position) -> bool {
+    [pos.next(), pos.prev()].into_iter().any(|p| {
+        let (a, b, c) = (x.get(p), y.get(p), z.get(p));
+        a == 0 || b == 0 || c == 0 || a == b || a == c || b == c || a ^ b ^ c == 0
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,6 +671,29 @@ mod tests {
                 assert!(w.best_rank() <= w.rank());
             }
         }
+    }
+
+    #[test]
+    fn the_closed_form_for_three_terms_agrees_with_elimination() {
+        let mut rng = WyRand::new(11);
+        let mut dependent = 0;
+        for _ in 0..20_000 {
+            // Three-bit factors: small enough that dependent triples are common.
+            let pos = Position::from_index(rng.below(3));
+            let mut factor = || rng.below(8) as u64;
+            let shared = factor() | 1;
+            let terms = [(); 3].map(|_| {
+                let mut t = Term::new(factor() | 1, factor() | 1, factor() | 1);
+                t.set(pos.next(), factor());
+                t.set(pos.prev(), factor());
+                t.set(pos, shared);
+                t
+            });
+            let expected = crate::moves::group_is_reducible(&terms, pos) || terms.iter().any(|t| t.is_zero());
+            assert_eq!(three_are_dependent(terms, pos), expected, "{terms:?} at {pos:?}");
+            dependent += expected as u32;
+        }
+        assert!(dependent > 1000 && dependent < 19_000, "{dependent}");
     }
 
     #[test]

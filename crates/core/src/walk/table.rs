@@ -12,7 +12,8 @@ use crate::term::Factor;
 const EMPTY: u32 = u32::MAX;
 
 /// Widest factors indexed directly: 2^16 entries of 4 bytes per position (allocated zeroed, so
-/// only the pages a walk touches take memory).
+/// only the pages a walk touches take memory: up to 768 KiB per walker, reached on 4x4x4 after
+/// a few seconds; about 0.8 MB of resident memory per walker in a search).
 pub(super) const DIRECT_BITS: usize = 16;
 
 /// Factor value to group id, for one position.
