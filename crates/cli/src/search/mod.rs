@@ -67,6 +67,9 @@ pub struct Start {
     pub rounds: u64,
 }
 
+/// One restart in this many walks from the start scheme again rather than from the pool.
+const FRESH_RESTARTS: usize = 8;
+
 /// Per-walker bookkeeping of the driver.
 #[derive(Clone, Copy)]
 struct WalkerState {
@@ -82,6 +85,9 @@ pub struct Driver<'a> {
     engine: &'a mut dyn Engine,
     config: SearchConfig,
     pool: Pool,
+    /// The start scheme of the highest rank: a fraction of restarts walk from it again, which
+    /// brings new schemes into the pool when its lowest ranks hold only dead ends.
+    fresh: Scheme,
     output: Option<Output>,
     progress: Progress,
     rng: WyRand,
@@ -104,6 +110,12 @@ impl<'a> Driver<'a> {
         process_start: Instant,
     ) -> Result<Driver<'a>> {
         let mut pool = Pool::new(config.pool_per_rank, 3);
+        let fresh = start
+            .pool
+            .iter()
+            .max_by_key(|s| s.rank())
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("no start scheme"))?;
         for s in start.pool {
             verify(&s).map_err(|d| anyhow::anyhow!("a start scheme is not valid: {d}"))?;
             pool.insert(s);
@@ -122,6 +134,7 @@ impl<'a> Driver<'a> {
             engine,
             config,
             pool,
+            fresh,
             output,
             progress,
             rng,
@@ -143,7 +156,11 @@ impl<'a> Driver<'a> {
     /// ranks sometimes, which keeps the walkers from piling onto one dead end.
     fn reload(&mut self, w: usize) -> Result<()> {
         let seed = self.rng.bits();
-        let scheme = self.pool.pick(&mut self.rng).clone();
+        let scheme = if self.rng.below(FRESH_RESTARTS) == 0 {
+            self.fresh.clone()
+        } else {
+            self.pool.pick(&mut self.rng).clone()
+        };
         let pool_best = self.pool.best_rank().expect("non-empty pool");
         self.walkers[w] = WalkerState {
             best_rank: scheme.rank(),

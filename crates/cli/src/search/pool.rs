@@ -6,11 +6,20 @@ use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Scheme, Term};
 
 /// Verified schemes by rank, at most `per_rank` at each rank, only the lowest `levels` ranks.
+/// A full rank takes new schemes in place of its oldest, so that the walkers keep restarting
+/// from fresh ones: a rank frozen at its first schemes can hold the search in one dead end.
 pub struct Pool {
     per_rank: usize,
     levels: usize,
-    by_rank: BTreeMap<usize, Vec<Scheme>>,
+    by_rank: BTreeMap<usize, Level>,
     seen: HashSet<Vec<Term>>,
+}
+
+/// The schemes of one rank, and which one is the oldest once the rank is full.
+#[derive(Default)]
+struct Level {
+    schemes: Vec<Scheme>,
+    oldest: usize,
 }
 
 /// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
@@ -37,7 +46,7 @@ impl Pool {
 
     /// Number of schemes held.
     pub fn len(&self) -> usize {
-        self.by_rank.values().map(Vec::len).sum()
+        self.by_rank.values().map(|l| l.schemes.len()).sum()
     }
 
     /// True when the pool has room at `rank` (so a scheme of that rank is worth fetching).
@@ -45,7 +54,7 @@ impl Pool {
         match self.best_rank() {
             None => true,
             Some(best) if rank < best => true,
-            Some(_) => self.by_rank.get(&rank).is_some_and(|v| v.len() < self.per_rank),
+            Some(_) => self.by_rank.contains_key(&rank),
         }
     }
 
@@ -57,10 +66,17 @@ impl Pool {
         if !self.seen.insert(key(&scheme)) {
             return false;
         }
-        self.by_rank.entry(scheme.rank()).or_default().push(scheme);
+        let level = self.by_rank.entry(scheme.rank()).or_default();
+        if level.schemes.len() < self.per_rank {
+            level.schemes.push(scheme);
+        } else {
+            let old = std::mem::replace(&mut level.schemes[level.oldest], scheme);
+            level.oldest = (level.oldest + 1) % self.per_rank;
+            self.seen.remove(&key(&old));
+        }
         while self.by_rank.len() > self.levels {
             let (_, dropped) = self.by_rank.pop_last().expect("non-empty");
-            for s in dropped {
+            for s in dropped.schemes {
                 self.seen.remove(&key(&s));
             }
         }
@@ -75,23 +91,23 @@ impl Pool {
             2 => 1,
             _ => 2,
         };
-        let schemes = self
+        let level = self
             .by_rank
             .values()
             .nth(level)
             .or_else(|| self.by_rank.values().next());
-        let schemes = schemes.expect("the pool is never empty during a search");
+        let schemes = &level.expect("the pool is never empty during a search").schemes;
         &schemes[rng.below(schemes.len())]
     }
 
-    /// The first scheme found at the lowest rank.
+    /// A scheme of the lowest rank.
     pub fn best(&self) -> Option<&Scheme> {
-        self.by_rank.values().next().and_then(|v| v.first())
+        self.by_rank.values().next().and_then(|l| l.schemes.first())
     }
 
     /// All schemes, lowest rank first.
     pub fn iter(&self) -> impl Iterator<Item = &Scheme> {
-        self.by_rank.values().flatten()
+        self.by_rank.values().flat_map(|l| &l.schemes)
     }
 }
 
@@ -117,5 +133,26 @@ mod tests {
         assert_eq!(pool.len(), 2, "rank 27 dropped: only two levels kept");
         assert!(!pool.wants(27));
         assert!(pool.wants(24));
+    }
+
+    #[test]
+    fn a_full_rank_takes_new_schemes_in_place_of_its_oldest() {
+        let shape = Shape::square(3).unwrap();
+        // Distinct schemes of one rank: the naive scheme with one term split in two ways.
+        let variant = |i: u64| {
+            let mut terms = Scheme::naive(shape).into_terms();
+            let t = terms.pop().unwrap();
+            terms.push(Term::new(t.a, t.b, t.c ^ (1 << i)));
+            terms.push(Term::new(t.a, t.b, 1 << i));
+            Scheme::new(shape, terms).unwrap()
+        };
+        let mut pool = Pool::new(2, 1);
+        for i in 0..3 {
+            assert!(pool.insert(variant(i)), "scheme {i}");
+        }
+        let held: Vec<Scheme> = pool.iter().cloned().collect();
+        assert_eq!(held, [variant(2), variant(1)], "the oldest (0) was replaced");
+        assert!(pool.insert(variant(0)), "a replaced scheme may come back");
+        assert!(!pool.insert(variant(0)), "but not twice");
     }
 }
