@@ -39,7 +39,7 @@ pub struct EngineArgs {
     /// CPU threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on a GPU, as many warps as it holds.
+    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
     #[arg(long)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau.
@@ -54,9 +54,8 @@ pub struct EngineArgs {
     /// Random seed: the same seed, engine and walker count give the same run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Steps per walker between two looks of the driver. On a GPU, shorter rounds lose time
-    /// to the launch tail and the host's turn: 2^16 ran 3x3x3 10% and 4x4x4 15% faster than 2^14
-    /// on an H200.
+    /// Steps per walker between two looks of the driver (on a GPU, shorter rounds lose more
+    /// time to launch tails and the host's turn; BENCHMARKS.md).
     #[arg(long, default_value_t = 1 << 16)]
     pub round_steps: u64,
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
