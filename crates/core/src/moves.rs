@@ -48,27 +48,25 @@ pub fn plus(t: &Term, u: &Term, pos: Position) -> (Term, Term) {
 /// terms by a generalized flip: their factors at `Q` or at `R` are linearly dependent.
 pub fn group_is_reducible(group: &[Term], pos: Position) -> bool {
     [pos.next(), pos.prev()].into_iter().any(|along| {
-        // The basis as a short list in decreasing order of leading bit (at most 64 vectors):
-        // filled one by one, no table to clear, few registers on a GPU.
         let mut basis = [0u64; 64];
-        for (len, t) in group.iter().filter(|t| !t.is_zero()).enumerate() {
-            let mut v = t.get(along);
-            for &b in &basis[..len] {
-                v = v.min(v ^ b);
-            }
-            if v == 0 {
-                return true;
-            }
-            // Keep the order: v goes before the first vector of a lower leading bit.
-            let mut at = len;
-            while at > 0 && basis[at - 1] < v {
-                basis[at] = basis[at - 1];
-                at -= 1;
-            }
-            basis[at] = v;
-        }
-        false
+        !group
+            .iter()
+            .filter(|t| !t.is_zero())
+            .all(|t| insert_into_basis(&mut basis, t.get(along)))
     })
+}
+
+/// Adds `v` to a basis indexed by leading bit; false when `v` is in its span already.
+fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
+    while v != 0 {
+        let lead = 63 - v.leading_zeros() as usize;
+        if basis[lead] == 0 {
+            basis[lead] = v;
+            return true;
+        }
+        v ^= basis[lead];
+    }
+    false
 }
 
 /// Generalized flip by Gaussian elimination, for any number of terms.
