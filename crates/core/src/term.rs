@@ -55,11 +55,7 @@ impl Position {
         if cfg!(target_arch = "nvptx64") {
             return Position::from_index(self.index() + 2);
         }
-        match self {
-            Position::A => Position::C,
-            Position::B => Position::A,
-            Position::C => Position::B,
-        }
+        self.next().next()
     }
 
     /// The letter used by the letter format: `a`, `b` or `c`.
