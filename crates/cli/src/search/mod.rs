@@ -110,6 +110,7 @@ impl<'a> Driver<'a> {
         process_start: Instant,
     ) -> Result<Driver<'a>> {
         let mut pool = Pool::new(config.pool_per_rank, 3);
+        // At least one start scheme: the pool is never empty from here on.
         let fresh = start
             .pool
             .iter()
@@ -120,7 +121,6 @@ impl<'a> Driver<'a> {
             verify(&s).map_err(|d| anyhow::anyhow!("a start scheme is not valid: {d}"))?;
             pool.insert(s);
         }
-        anyhow::ensure!(pool.len() > 0, "no start scheme");
         let walkers = vec![
             WalkerState {
                 best_rank: usize::MAX,
