@@ -18,40 +18,30 @@ pub(super) const DIRECT_BITS: usize = 16;
 
 /// Factor value to group id, for one position.
 #[derive(Clone, Debug)]
-pub(super) struct FactorTable {
-    /// Hashed: `(key, group id)`; one slot is one load.
-    slots: Vec<(Factor, u32)>,
-    shift: u32,
-    /// Direct: `group id + 1` at index `key` (0: absent); empty for a hashed table.
-    direct: Vec<u32>,
+pub(super) enum FactorTable {
+    /// `group id + 1` at index `key` (0: absent).
+    Direct(Vec<u32>),
+    /// `(key, group id)` slots, one load each; a key's home slot is its hash `>> shift`.
+    Hashed { slots: Vec<(Factor, u32)>, shift: u32 },
+}
+
+/// The home slot of `key` in a hashed table whose hash is shifted right by `shift`.
+#[inline(always)]
+fn home(key: Factor, shift: u32) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
 }
 
 impl FactorTable {
     /// A table for up to `capacity` keys of `bits` bits (a hashed one is kept at most half full).
     pub(super) fn with_capacity(capacity: usize, bits: usize) -> FactorTable {
         if bits <= DIRECT_BITS {
-            return FactorTable {
-                slots: Vec::new(),
-                shift: 0,
-                direct: vec![0; 1 << bits],
-            };
+            return FactorTable::Direct(vec![0; 1 << bits]);
         }
         let slots = (capacity.max(8) * 2).next_power_of_two();
-        FactorTable {
+        FactorTable::Hashed {
             slots: vec![(0, EMPTY); slots],
             shift: 64 - slots.trailing_zeros(),
-            direct: Vec::new(),
         }
-    }
-
-    #[inline(always)]
-    fn home(&self, key: Factor) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
-    }
-
-    #[inline(always)]
-    fn mask(&self) -> usize {
-        self.slots.len() - 1
     }
 
     /// The group id of `key`, if present.
@@ -63,79 +53,86 @@ impl FactorTable {
     /// One probe for `key`: its group id, or the free slot where it would go.
     #[inline]
     pub(super) fn find(&self, key: Factor) -> Result<u32, usize> {
-        if !self.direct.is_empty() {
-            return match self.direct[key as usize] {
+        match self {
+            FactorTable::Direct(ids) => match ids[key as usize] {
                 0 => Err(key as usize),
                 id => Ok(id - 1),
-            };
-        }
-        let mut i = self.home(key);
-        loop {
-            let (k, id) = self.slots[i];
-            if id == EMPTY {
-                return Err(i);
+            },
+            FactorTable::Hashed { slots, shift } => {
+                let mut i = home(key, *shift);
+                loop {
+                    let (k, id) = slots[i];
+                    if id == EMPTY {
+                        return Err(i);
+                    }
+                    if k == key {
+                        return Ok(id);
+                    }
+                    i = (i + 1) & (slots.len() - 1);
+                }
             }
-            if k == key {
-                return Ok(id);
-            }
-            i = (i + 1) & self.mask();
         }
     }
 
     /// Puts `key` into the free slot `slot` that [`FactorTable::find`] returned for it.
     #[inline]
     pub(super) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
-        if !self.direct.is_empty() {
-            debug_assert_eq!((slot as Factor, self.direct[slot]), (key, 0));
-            self.direct[slot] = id + 1;
-            return;
+        match self {
+            FactorTable::Direct(ids) => {
+                debug_assert_eq!((slot as Factor, ids[slot]), (key, 0));
+                ids[slot] = id + 1;
+            }
+            FactorTable::Hashed { slots, .. } => {
+                debug_assert_eq!(slots[slot].1, EMPTY);
+                slots[slot] = (key, id);
+            }
         }
-        debug_assert_eq!(self.slots[slot].1, EMPTY);
-        self.slots[slot] = (key, id);
     }
 
     /// Empties `slot`, shifting later entries of its run back; `moved(id, slot)` hears where
     /// each shifted entry went, so holders of slot numbers stay right.
     #[inline]
     pub(super) fn remove_at(&mut self, slot: usize, mut moved: impl FnMut(u32, usize)) {
-        if !self.direct.is_empty() {
-            self.direct[slot] = 0;
-            return;
-        }
-        let mask = self.mask();
+        let (slots, shift) = match self {
+            FactorTable::Direct(ids) => {
+                ids[slot] = 0;
+                return;
+            }
+            FactorTable::Hashed { slots, shift } => (slots, *shift),
+        };
+        let mask = slots.len() - 1;
         let mut hole = slot;
         let mut j = slot;
         loop {
             j = (j + 1) & mask;
-            if self.slots[j].1 == EMPTY {
+            if slots[j].1 == EMPTY {
                 break;
             }
-            let home = self.home(self.slots[j].0);
+            let home = home(slots[j].0, shift);
             // Move j into the hole when its home is not cyclically in (hole, j].
             if (j.wrapping_sub(home) & mask) >= (j.wrapping_sub(hole) & mask) {
-                self.slots[hole] = self.slots[j];
-                moved(self.slots[hole].1, hole);
+                slots[hole] = slots[j];
+                moved(slots[hole].1, hole);
                 hole = j;
             }
         }
-        self.slots[hole].1 = EMPTY;
+        slots[hole].1 = EMPTY;
     }
 
     /// The entry at `slot`, if it is occupied (for invariant checks).
     pub(super) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
-        if !self.direct.is_empty() {
-            return self
-                .direct
-                .get(slot)
-                .filter(|&&id| id != 0)
-                .map(|&id| (slot as Factor, id - 1));
+        match self {
+            FactorTable::Direct(ids) => ids.get(slot).filter(|&&id| id != 0).map(|&id| (slot as Factor, id - 1)),
+            FactorTable::Hashed { slots, .. } => slots.get(slot).copied().filter(|e| e.1 != EMPTY),
         }
-        self.slots.get(slot).copied().filter(|e| e.1 != EMPTY)
     }
 
     /// Whether `keys` keys fit (a hashed table stays at most half full).
     pub(super) fn holds(&self, keys: usize) -> bool {
-        !self.direct.is_empty() || self.slots.len() >= 2 * keys
+        match self {
+            FactorTable::Direct(_) => true,
+            FactorTable::Hashed { slots, .. } => slots.len() >= 2 * keys,
+        }
     }
 }
 
