@@ -17,6 +17,29 @@ fn text(out: &Output) -> String {
     )
 }
 
+/// The rows of a 2-second `bench --backend gpu --json` over `sizes`, with
+/// `CUDA_VISIBLE_DEVICES` set when given.
+fn bench_rows(sizes: &str, visible: Option<&str>) -> Vec<serde_json::Value> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_flipgraph"));
+    cmd.args([
+        "bench",
+        "--backend",
+        "gpu",
+        "--sizes",
+        sizes,
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    if let Some(v) = visible {
+        cmd.env("CUDA_VISIBLE_DEVICES", v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    rows.as_array().unwrap().clone()
+}
+
 /// Some(()) when a GPU is usable; None (with the reason printed) otherwise.
 fn gpu() -> Option<()> {
     let out = flipgraph(&["gpu"]);
@@ -74,19 +97,7 @@ fn every_scheme_the_gpu_hands_back_verifies() {
     if gpu().is_none() {
         return;
     }
-    let out = flipgraph(&[
-        "bench",
-        "--backend",
-        "gpu",
-        "--sizes",
-        "3,4,5",
-        "--seconds",
-        "2",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for row in rows.as_array().unwrap() {
+    for row in bench_rows("3,4,5", None) {
         assert_eq!(row["walkers_invalid"], 0, "{row}");
         assert_eq!(row["rejected"], 0, "{row}");
         assert!(row["vertices"].as_u64().unwrap() > 0);
@@ -171,19 +182,6 @@ fn walkers_of(engine: &str) -> u64 {
     before.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
-/// One `bench --json` row for 4x4x4 on the GPU, with `CUDA_VISIBLE_DEVICES` set when given.
-fn bench_row(visible: Option<&str>) -> serde_json::Value {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_flipgraph"));
-    cmd.args(["bench", "--backend", "gpu", "--sizes", "4", "--seconds", "2", "--json"]);
-    if let Some(v) = visible {
-        cmd.env("CUDA_VISIBLE_DEVICES", v);
-    }
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    rows[0].clone()
-}
-
 #[test]
 fn every_visible_gpu_runs_its_own_walkers() {
     if gpu().is_none() {
@@ -197,8 +195,8 @@ fn every_visible_gpu_runs_its_own_walkers() {
         eprintln!("skipped: {gpus} GPU visible, this test needs two or more");
         return;
     }
-    let all = bench_row(None);
-    let one = bench_row(Some("0"));
+    let all = &bench_rows("4", None)[0];
+    let one = &bench_rows("4", Some("0"))[0];
     let engine = all["engine"].as_str().unwrap();
     assert!(engine.contains(&format!("{gpus} GPUs")), "{engine}");
     assert_eq!(walkers_of(engine), gpus * walkers_of(one["engine"].as_str().unwrap()));
