@@ -204,6 +204,21 @@ mod tests {
     }
 
     #[test]
+    fn a_flip_at_any_position_is_a_flip_at_a_of_the_rotated_terms() {
+        for pos in Position::ALL {
+            let (mut x, mut y) = (Term::new(5, 9, 17), Term::new(6, 12, 33));
+            // The flip's precondition: the same factor at `pos`.
+            x.set(pos, 3);
+            y.set(pos, 3);
+            let (mut rx, mut ry) = (x.rotated(pos), y.rotated(pos));
+            assert_eq!(rx.a, 3);
+            flip(&mut x, &mut y, pos);
+            flip(&mut rx, &mut ry, Position::A);
+            assert_eq!((rx, ry), (x.rotated(pos), y.rotated(pos)), "{pos:?}");
+        }
+    }
+
+    #[test]
     fn merge_needs_two_shared_factors() {
         assert_eq!(
             merge(&Term::new(1, 2, 4), &Term::new(1, 2, 8)),

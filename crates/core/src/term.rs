@@ -125,6 +125,15 @@ impl Term {
         [self.a, self.b, self.c]
     }
 
+    /// The term seen from `pos`: its factors rotated so that the one at `pos` comes first,
+    /// `(t[pos], t[pos.next()], t[pos.prev()])`. The rotation keeps the cyclic order of the
+    /// positions, so a move at `pos` is the same move at `A` on rotated terms; the GPU kernel
+    /// reads terms rotated (by address) and so flips without selecting factors by position.
+    #[inline(always)]
+    pub fn rotated(&self, pos: Position) -> Term {
+        Term::new(self.get(pos), self.get(pos.next()), self.get(pos.prev()))
+    }
+
     /// A rank-one term is the zero tensor when any factor is zero.
     #[inline(always)]
     pub const fn is_zero(&self) -> bool {

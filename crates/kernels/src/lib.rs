@@ -3,6 +3,7 @@
 //!
 //! - [`warp`]: the warp instructions (match.any.sync, ballot, redux.sync, shuffle, lane id and
 //!   masks) as small safe wrappers.
+//! - [`shared`]: a warp's factor arrays in shared memory, addressed as shared memory.
 //! - [`walk`]: the walk kernel, one warp per scheme, built on the moves of flipgraph-core.
 #![no_std]
 #![feature(
@@ -16,6 +17,7 @@
 )]
 #![allow(internal_features)]
 
+pub mod shared;
 pub mod walk;
 pub mod warp;
 

@@ -28,7 +28,8 @@ use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
-use crate::warp::{self, ballot, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
+use crate::shared::SharedFactors;
+use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 /// Failed steps in a row after which the warp takes a plus move.
 const FLIPLESS_AFTER: u32 = 8;
@@ -52,24 +53,36 @@ struct Params {
 }
 
 /// One warp's walk.
+#[derive(Clone, Copy)]
 struct Warp {
     lane: u32,
     /// Slots per lane.
     k: usize,
-    smem: *mut u64,
+    smem: SharedFactors,
     best: *mut u64,
     log: *mut u32,
     p: Params,
-    st: WarpState,
+    st: Ranks,
     rng: WyRand,
     /// Steps in a row that found no flip partner.
     failed: u32,
     tally: Tally,
 }
 
+/// The part of [`WarpState`] that the walk changes: what it carries in registers (the rest,
+/// counters and all, would hold registers through the whole launch).
+#[derive(Clone, Copy)]
+struct Ranks {
+    rank: u32,
+    best_rank: u32,
+    since_reduction: u32,
+    max_rank: u32,
+    logged: u32,
+}
+
 /// The counts of one launch in 32-bit registers (a launch takes fewer than 2^32 steps), added
 /// to the warp's 64-bit counters at its end.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Tally {
     steps: u32,
     flips: u32,
@@ -114,12 +127,27 @@ impl Warp {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
-        unsafe { *self.smem.add(pos * self.p.cap + slot) }
+        unsafe { self.smem.read(pos * self.p.cap + slot) }
     }
 
     #[inline(always)]
     fn term(&self, slot: usize) -> Term {
         Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
+    }
+
+    /// Where the factors of a term seen from `pos` (core's [`Term::rotated`]) start: computed
+    /// once per move, so that reading a term rotated costs no selects by position.
+    #[inline(always)]
+    fn rotation(&self, pos: Position) -> [usize; 3] {
+        [pos, pos.next(), pos.prev()].map(|at| at.index() * self.p.cap)
+    }
+
+    /// The term at `slot` seen from the position of `rotation`.
+    #[inline(always)]
+    fn term_from(&self, slot: usize, rotation: [usize; 3]) -> Term {
+        // SAFETY: slot < cap, and the rotation's offsets are those of the three arrays.
+        let read = |at: usize| unsafe { self.smem.read(at + slot) };
+        Term::new(read(rotation[0]), read(rotation[1]), read(rotation[2]))
     }
 
     /// Writes a term (lane 0) and orders the write before the warp's next reads.
@@ -128,21 +156,21 @@ impl Warp {
         if self.lane == 0 {
             for (pos, f) in t.factors().into_iter().enumerate() {
                 // SAFETY: as in `factor`.
-                unsafe { *self.smem.add(pos * self.p.cap + slot) = f };
+                unsafe { self.smem.write(pos * self.p.cap + slot, f) };
             }
         }
         warp::sync();
     }
 
-    /// Writes two terms with one warp synchronisation.
+    /// Writes two terms seen from the position of `rotation` with one warp synchronisation.
     #[inline(always)]
-    fn put2(&self, s: usize, x: Term, t: usize, y: Term) {
+    fn put2_from(&self, s: usize, x: Term, t: usize, y: Term, rotation: [usize; 3]) {
         if self.lane == 0 {
-            for pos in 0..3 {
-                // SAFETY: as in `factor`.
+            for (i, at) in rotation.into_iter().enumerate() {
+                // SAFETY: as in `term_from`.
                 unsafe {
-                    *self.smem.add(pos * self.p.cap + s) = x.factors()[pos];
-                    *self.smem.add(pos * self.p.cap + t) = y.factors()[pos];
+                    self.smem.write(at + s, x.factors()[i]);
+                    self.smem.write(at + t, y.factors()[i]);
                 }
             }
         }
@@ -203,7 +231,7 @@ impl Warp {
         let flipless = self.failed >= FLIPLESS_AFTER;
         if (plateau || flipless) && self.st.rank < self.st.max_rank {
             self.failed = 0;
-            self.plus_move();
+            self.outlined(|w| w.plus_move());
             return;
         }
         let r = self.rng.bits();
@@ -221,7 +249,8 @@ impl Warp {
             if keepers == 0 {
                 continue;
             }
-            let partner = shuffle(slot as u32, nth_set_bit(same, before + 1) & 31);
+            // A keeper's partner is the next lane of its group.
+            let partner = shuffle(slot as u32, (same & lanes_above()).trailing_zeros() & 31);
             self.failed = 0;
             self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work);
             return;
@@ -257,39 +286,40 @@ impl Warp {
         }
     }
 
+    /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`.
     fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
-        let (mut x, mut y) = (self.term(t), self.term(u));
-        moves::flip(&mut x, &mut y, pos);
-        self.put2(t, x, u, y);
+        let rotation = self.rotation(pos);
+        let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
+        moves::flip(&mut x, &mut y, Position::A);
+        self.put2_from(t, x, u, y, rotation);
         self.log(log::FLIP, pos, t, u, 0);
         self.tally.flips += 1;
         self.st.since_reduction += 1;
-        self.settle(t, x, u, y, pos, work);
+        self.settle(t, x, u, y, pos, rotation, work);
     }
 
-    /// Takes the reductions a flip of `t` and `u` (now `x` and `y`) at `pos` allows. One pass
+    /// Takes the reductions a flip of `t` and `u` (now `x` and `y`, seen from `pos`) at `pos`
+    /// allows. One pass
     /// over the terms finds a term sharing two factors with `x` or `y` (a merge) and sizes the
     /// four groups the flip changed: `x`'s at Q (a member changed) and R (joined), `y`'s at Q
     /// (joined) and R (a member changed); the flipped group stays reduced (the flip is
     /// invertible on it). Only a merge, a zero term or a group of three or more takes the
     /// slow path.
-    fn settle(&mut self, t: usize, x: Term, u: usize, y: Term, pos: Position, work: &mut Work) {
+    fn settle(&mut self, t: usize, x: Term, u: usize, y: Term, pos: Position, rotation: [usize; 3], work: &mut Work) {
         let before = self.st.rank;
-        let (q, r) = (pos.next(), pos.prev());
-        let (shared, keys) = (x.get(pos), [x.get(q), x.get(r), y.get(q), y.get(r)]);
+        // Seen from `pos`: A is the flipped factor, B the one at Q, C the one at R.
+        let (shared, keys) = (x.a, [x.b, x.c, y.b, y.c]);
         let mut merge = false;
         // Per lane, one byte per group: how many of its terms are in it (at most k <= 16).
         let mut sizes = 0u32;
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
-            let z = self.term(s);
+            let z = self.term_from(s, rotation);
             let other = z.a != 0 && s != t && s != u;
-            let (zq, zr) = (z.get(q), z.get(r));
-            let hits = [zq == keys[0], zr == keys[1], zq == keys[2], zr == keys[3]];
+            let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
             // Two factors shared with x or y: the flipped one and one more, or both others.
-            let two = (z.get(pos) == shared && (hits[0] | hits[1] | hits[2] | hits[3]))
-                | (hits[0] & hits[1])
-                | (hits[2] & hits[3]);
+            let two =
+                (z.a == shared && (hits[0] | hits[1] | hits[2] | hits[3])) | (hits[0] & hits[1]) | (hits[2] & hits[3]);
             merge |= other && two;
             let packed = hits[0] as u32 | (hits[1] as u32) << 8 | (hits[2] as u32) << 16 | (hits[3] as u32) << 24;
             sizes += if other { packed } else { 0 };
@@ -298,7 +328,7 @@ impl Warp {
         if ballot(merge) != 0 || x.is_zero() || y.is_zero() {
             work.push(t, others);
             work.push(u, others);
-            self.reduce(work, before);
+            self.outlined(|w| w.reduce(work, before));
             return;
         }
         if self.p.flags & FLAG_GENERALIZED == 0 {
@@ -311,6 +341,13 @@ impl Warp {
         if totals & 0xfefe_fefe == 0 {
             return;
         }
+        self.outlined(|w| w.reduce_groups(t, u, pos, totals, work, before));
+    }
+
+    /// The slow path of [`Warp::settle`] for groups: reduces each of the four changed groups
+    /// that `totals` (their sizes less the flipped terms, a byte each) says has three terms.
+    #[inline(never)]
+    fn reduce_groups(&mut self, t: usize, u: usize, pos: Position, totals: u32, work: &mut Work, before: u32) {
         let (q, r) = (pos.next(), pos.prev());
         for (i, (slot, at)) in [(t, q), (t, r), (u, q), (u, r)].into_iter().enumerate() {
             // Two others with the key make a group of three to check.
@@ -319,6 +356,15 @@ impl Warp {
             }
         }
         self.reduce(work, before);
+    }
+
+    /// Runs a slow path on a copy of the warp: only the copy's address is taken, so the hot
+    /// loop keeps its own warp in registers rather than in local memory.
+    #[inline(always)]
+    fn outlined(&mut self, slow: impl FnOnce(&mut Warp)) {
+        let mut copy = *self;
+        slow(&mut copy);
+        *self = copy;
     }
 
     /// Takes every reduction the pending terms allow; `before` is the rank before the move.
@@ -460,7 +506,7 @@ impl Warp {
         if keeper {
             for (p, f) in x.factors().into_iter().enumerate() {
                 // SAFETY: as in `factor`; each lane writes its own member's slot.
-                unsafe { *self.smem.add(p * self.p.cap + mine) = f };
+                unsafe { self.smem.write(p * self.p.cap + mine, f) };
             }
         }
         warp::sync();
@@ -545,7 +591,7 @@ impl Warp {
             let s = j * 32 + self.lane as usize;
             for pos in 0..3 {
                 // SAFETY: src holds 3 * cap factors, smem this warp's arrays.
-                unsafe { *self.smem.add(pos * self.p.cap + s) = *src.add(pos * self.p.cap + s) };
+                unsafe { self.smem.write(pos * self.p.cap + s, *src.add(pos * self.p.cap + s)) };
             }
             live += ballot(self.factor(0, s) != 0).count_ones();
         }
@@ -599,17 +645,21 @@ pub unsafe extern "ptx-kernel" fn walk(
     };
     // SAFETY: per the contract above.
     let mut st = unsafe { *states.add(warp_id) };
-    // The counters are reread at the end: kept here they would hold 12 registers all launch.
-    st.counters = Default::default();
     let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
     let mut w = Warp {
         lane: warp::lane_id(),
         k: cap_us / 32,
-        smem: unsafe { shared.add((tid / 32) * 3 * cap_us) },
+        smem: unsafe { SharedFactors::new(shared.add((tid / 32) * 3 * cap_us)) },
         best: unsafe { best.add(warp_id * 3 * cap_us) },
         log: unsafe { log.add(warp_id * 2 * log_cap as usize) },
         p,
-        st,
+        st: Ranks {
+            rank: st.rank,
+            best_rank: st.best_rank,
+            since_reduction: st.since_reduction,
+            max_rank: st.max_rank,
+            logged: st.logged,
+        },
         rng: WyRand::new(st.rng),
         failed: 0,
         tally: Tally::default(),
@@ -618,13 +668,13 @@ pub unsafe extern "ptx-kernel" fn walk(
         items: [(0, 0); WORK],
         len: 0,
     };
-    if w.st.load != NO_LOAD {
-        let live = w.fill(unsafe { staging.add(w.st.load as usize * 3 * cap_us) });
+    if st.load != NO_LOAD {
+        let live = w.fill(unsafe { staging.add(st.load as usize * 3 * cap_us) });
         w.st.rank = live;
         w.st.best_rank = live;
         w.st.since_reduction = 0;
-        w.st.load = NO_LOAD;
         w.st.logged = 0;
+        st.load = NO_LOAD;
     } else {
         w.fill(mine);
     }
@@ -635,10 +685,15 @@ pub unsafe extern "ptx-kernel" fn walk(
         w.step(&mut work);
     }
     w.save(mine);
-    w.st.rng = w.rng.state();
+    st.rng = w.rng.state();
+    st.rank = w.st.rank;
+    st.best_rank = w.st.best_rank;
+    st.since_reduction = w.st.since_reduction;
+    st.logged = w.st.logged;
+    // Reread here: loaded at the start, the counters would hold 12 registers all launch.
     // SAFETY: as above.
-    w.st.counters = unsafe { (*states.add(warp_id)).counters };
-    let c = &mut w.st.counters;
+    st.counters = unsafe { (*states.add(warp_id)).counters };
+    let c = &mut st.counters;
     c.steps += w.tally.steps as u64;
     c.flips += w.tally.flips as u64;
     c.plus += w.tally.plus as u64;
@@ -646,7 +701,7 @@ pub unsafe extern "ptx-kernel" fn walk(
     c.reductions += w.tally.reductions as u64;
     c.generalized += w.tally.generalized as u64;
     if w.lane == 0 {
-        unsafe { *states.add(warp_id) = w.st };
+        unsafe { *states.add(warp_id) = st };
     }
 }
 

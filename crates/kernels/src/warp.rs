@@ -42,6 +42,15 @@ pub fn lanes_below() -> u32 {
     mask
 }
 
+/// The lanes above this one (`%lanemask_gt`).
+#[inline(always)]
+pub fn lanes_above() -> u32 {
+    let mask: u32;
+    // SAFETY: reads a special register.
+    unsafe { core::arch::asm!("mov.u32 {}, %lanemask_gt;", out(reg32) mask) };
+    mask
+}
+
 /// The lanes currently executing.
 #[inline(always)]
 pub fn active_mask() -> u32 {
@@ -100,11 +109,24 @@ pub fn sync() {
     unsafe { bar_warp_sync(FULL) }
 }
 
-/// The index of the `n`-th set bit of `mask` (n < popcount).
+/// The index of the `n`-th set bit of `mask` (n < popcount), by a binary search on bit
+/// counts: a fixed 5 rounds, where clearing bits one by one would run the warp as many times
+/// as its slowest lane needs.
 #[inline(always)]
-pub fn nth_set_bit(mut mask: u32, n: u32) -> u32 {
-    for _ in 0..n {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros()
+pub fn nth_set_bit(mask: u32, mut n: u32) -> u32 {
+    let mut at = 0;
+    // Five calls rather than a loop over an array, which LLVM left as an array in local memory.
+    let mut halve = |width: u32| {
+        let count = ((mask >> at) & ((1u32 << width) - 1)).count_ones();
+        if n >= count {
+            n -= count;
+            at += width;
+        }
+    };
+    halve(16);
+    halve(8);
+    halve(4);
+    halve(2);
+    halve(1);
+    at
 }
