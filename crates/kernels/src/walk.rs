@@ -312,10 +312,14 @@ impl Warp {
         let mut merge = false;
         // Per lane, one byte per group: how many of its terms are in it (at most k <= 16).
         let mut sizes = 0u32;
-        for j in 0..self.k {
-            let s = j * 32 + self.lane as usize;
-            let z = self.term_from(s, rotation);
-            let other = z.a != 0 && s != t && s != u;
+        // 32-bit slot numbers: the loop's compares and counters in one instruction each.
+        let (t32, u32_) = (t as u32, u as u32);
+        for j in 0..self.k as u32 {
+            let s = j * 32 + self.lane;
+            let z = self.term_from(s as usize, rotation);
+            // An empty slot (all zero) hits no key unless x or y has a zero factor, which takes
+            // the slow path whatever the pass finds: no test for it here.
+            let other = s != t32 && s != u32_;
             let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
             // Two factors shared with x or y: the flipped one and one more, or both others.
             let two =

@@ -241,8 +241,6 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     let mut flags = vec![
         "--backend".to_owned(),
         format!("{:?}", e.backend).to_lowercase(),
-        "--plateau".into(),
-        e.plateau.to_string(),
         "--plus-slack".into(),
         e.plus_slack.to_string(),
         "--patience".into(),
@@ -254,9 +252,13 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         "--round-steps".into(),
         e.round_steps.to_string(),
     ];
-    for (flag, value) in [("--threads", e.threads), ("--walkers", e.walkers)] {
+    for (flag, value) in [
+        ("--threads", e.threads.map(|v| v.to_string())),
+        ("--walkers", e.walkers.map(|v| v.to_string())),
+        ("--plateau", e.plateau.map(|v| v.to_string())),
+    ] {
         if let Some(v) = value {
-            flags.extend([flag.to_owned(), v.to_string()]);
+            flags.extend([flag.to_owned(), v]);
         }
     }
     if e.no_generalized_flips {
