@@ -203,26 +203,25 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&tmp);
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
-    let median = match sorted.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => sorted[n / 2],
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
-    };
+    let median = median_of_runs(&sorted, args.runs as usize);
     let mean = if sorted.is_empty() {
         f64::NAN
     } else {
         sorted.iter().sum::<f64>() / sorted.len() as f64
     };
+    let timeout = args.timeout.as_secs_f64();
     let result = json!({
         "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": failures,
-        "mean_s": mean, "median_s": median, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
+        "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
+        "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
         "generalized_flips": !args.engine.no_generalized_flips,
     });
     if args.json {
         println!("{result}");
     } else {
+        let median = median.map_or(format!("> {timeout:.0}s"), |m| format!("{m:.2}s"));
         println!(
-            "{shape} to rank {rank}: {}/{} runs reached it; mean {mean:.2}s, median {median:.2}s, min {:.2}s, max {:.2}s",
+            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; of those that reached it: mean {mean:.2}s, min {:.2}s, max {:.2}s",
             sorted.len(),
             args.runs,
             sorted.first().unwrap_or(&f64::NAN),
@@ -234,6 +233,18 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The median wall time over all `runs`, from the `sorted` times of those that reached the rank:
+/// a run that did not counts as slower than any that did, so the median is None (above the
+/// timeout) when it falls among those.
+fn median_of_runs(sorted: &[f64], runs: usize) -> Option<f64> {
+    let at = |i: usize| sorted.get(i).copied();
+    match runs {
+        0 => None,
+        n if n % 2 == 1 => at(n / 2),
+        n => Some((at(n / 2 - 1)? + at(n / 2)?) / 2.0),
+    }
 }
 
 /// The engine flags to pass on to `flipgraph search`.
@@ -265,4 +276,20 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         flags.push("--no-generalized-flips".into());
     }
     flags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_of_runs;
+
+    #[test]
+    fn the_median_counts_the_runs_that_did_not_reach_the_rank() {
+        // 10 runs, 9 reached: the median is that of the 5th and 6th fastest.
+        let nine = [2.0, 3.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 22.0];
+        assert_eq!(median_of_runs(&nine, 10), Some(7.5));
+        // 10 runs, 5 reached: the 6th is a failure, so the median is above the timeout.
+        assert_eq!(median_of_runs(&nine[..5], 10), None);
+        assert_eq!(median_of_runs(&nine[..5], 9), Some(7.0));
+        assert_eq!(median_of_runs(&[], 0), None);
+    }
 }
