@@ -113,25 +113,27 @@ fn ptx_check() -> Result<()> {
     if !spills.is_empty() {
         return Err(format!("register spills: {spills:?}"));
     }
-    // The walk's occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
+    // The walks' occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
     // it to 166 once cut the warps to 12 and the throughput with them).
-    let registers = log
-        .split("entry function 'walk'")
-        .nth(1)
-        .and_then(|rest| rest.split("Used ").nth(1))
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse::<u32>().ok())
-        .ok_or("ptxas reported no register count for 'walk'")?;
-    if registers > MAX_WALK_REGISTERS {
-        return Err(format!(
-            "the walk kernel needs {registers} registers, above {MAX_WALK_REGISTERS} (fewer warps per SM)"
-        ));
+    for kernel in ["walk", "walk32"] {
+        let registers = log
+            .split(&format!("entry function '{kernel}'"))
+            .nth(1)
+            .and_then(|rest| rest.split("Used ").nth(1))
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<u32>().ok())
+            .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
+        if registers > MAX_WALK_REGISTERS {
+            return Err(format!(
+                "the {kernel} kernel needs {registers} registers, above {MAX_WALK_REGISTERS} (fewer warps per SM)"
+            ));
+        }
+        println!("ptx: assembles for sm_90 with no spills; {kernel} uses {registers} registers");
     }
-    println!("ptx: assembles for sm_90 with no spills; walk uses {registers} registers");
     Ok(())
 }
 
-/// The register budget of the walk kernel: 16 warps of 32 threads per SM (65536 registers).
+/// The register budget of the walk kernels: 16 warps of 32 threads per SM (65536 registers).
 const MAX_WALK_REGISTERS: u32 = 128;
 
 /// `$PTXAS`, `ptxas` on PATH, or the one in the nvidia-cuda-nvcc-cu12 wheel.

@@ -1,72 +1,106 @@
 //! A warp's factor arrays in shared memory, read and written through 32-bit shared-window
-//! addresses (`ld.shared` / `st.shared`).
+//! addresses (`ld.shared` / `st.shared`), as 64-bit words or, for shapes whose factors fit,
+//! as 32-bit words.
 //!
 //! Why not plain pointers: the dynamic shared memory reaches Rust as a generic pointer, and
 //! once it is kept in a struct that a non-inlined function borrows, LLVM can no longer prove
 //! it points to shared memory. Every factor read then became a generic load (`LD.E.64`, with
 //! its 64-bit address arithmetic and the generic path's extra latency) instead of `LDS.64`.
+//!
+//! Why 32-bit words: a factor of at most 32 bits read as a zero-extended word lets LLVM narrow
+//! the walk's compares and XORs to one instruction each (a 64-bit compare takes two), and
+//! halves the shared memory of a warp.
 
-/// `cap`-sized arrays of factors in shared memory, from a 32-bit shared address.
-#[derive(Clone, Copy)]
-pub struct SharedFactors {
-    base: u32,
-}
+/// `cap`-sized arrays of factors in shared memory. Every factor passes through as a `u64`.
+pub trait FactorStore: Copy {
+    /// Bytes per stored factor.
+    const BYTES: usize;
 
-impl SharedFactors {
-    /// The shared arrays that the generic pointer `ptr` points into.
+    /// The arrays that the generic pointer `ptr` points to.
     ///
     /// # Safety
     /// `ptr` points into this block's shared memory.
-    #[inline(always)]
-    pub unsafe fn new(ptr: *mut u64) -> SharedFactors {
-        let base: u64;
-        // SAFETY: a conversion of an address, no memory access.
-        unsafe {
-            core::arch::asm!("cvta.to.shared.u64 {}, {};", out(reg64) base, in(reg64) ptr, options(pure, nomem, nostack))
-        };
-        // The shared window is far below 4 GiB.
-        SharedFactors { base: base as u32 }
-    }
-
-    #[inline(always)]
-    fn address(self, index: usize) -> u32 {
-        self.base + (index as u32) * 8
-    }
+    unsafe fn new(ptr: *mut u8) -> Self;
 
     /// The factor at `index`.
     ///
     /// # Safety
     /// `index` lies inside the arrays.
-    #[inline(always)]
-    pub unsafe fn read(self, index: usize) -> u64 {
-        let value: u64;
-        // SAFETY: per the contract; `readonly` orders it after earlier writes and syncs (which
-        // LLVM treats as touching memory).
-        unsafe {
-            core::arch::asm!(
-                "ld.shared.u64 {}, [{}];",
-                out(reg64) value,
-                in(reg32) self.address(index),
-                options(pure, readonly, nostack)
-            )
-        };
-        value
-    }
+    unsafe fn read(self, index: usize) -> u64;
 
-    /// Writes the factor at `index`.
+    /// Writes the factor at `index` (of at most `8 * BYTES` bits).
     ///
     /// # Safety
     /// `index` lies inside the arrays.
-    #[inline(always)]
-    pub unsafe fn write(self, index: usize, value: u64) {
-        // SAFETY: per the contract.
-        unsafe {
-            core::arch::asm!(
-                "st.shared.u64 [{}], {};",
-                in(reg32) self.address(index),
-                in(reg64) value,
-                options(nostack)
-            )
-        };
-    }
+    unsafe fn write(self, index: usize, value: u64);
 }
+
+/// The 32-bit shared-window address of a generic pointer into shared memory.
+#[inline(always)]
+fn shared_address(ptr: *mut u8) -> u32 {
+    let base: u64;
+    // SAFETY: a conversion of an address, no memory access.
+    unsafe {
+        core::arch::asm!("cvta.to.shared.u64 {}, {};", out(reg64) base, in(reg64) ptr, options(pure, nomem, nostack))
+    };
+    // The shared window is far below 4 GiB.
+    base as u32
+}
+
+/// A [`FactorStore`] of one `$word` per factor, `$ptx` its PTX type and `$reg` its register class.
+macro_rules! factor_store {
+    ($(#[$doc:meta])* $name:ident, $word:ty, $ptx:literal, $reg:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name {
+            base: u32,
+        }
+
+        impl FactorStore for $name {
+            const BYTES: usize = core::mem::size_of::<$word>();
+
+            #[inline(always)]
+            unsafe fn new(ptr: *mut u8) -> $name {
+                $name { base: shared_address(ptr) }
+            }
+
+            #[inline(always)]
+            unsafe fn read(self, index: usize) -> u64 {
+                let value: $word;
+                // SAFETY: per the contract; `readonly` orders it after earlier writes and syncs
+                // (which LLVM treats as touching memory).
+                unsafe {
+                    core::arch::asm!(
+                        concat!("ld.shared.", $ptx, " {}, [{}];"),
+                        out($reg) value,
+                        in(reg32) self.base + (index * Self::BYTES) as u32,
+                        options(pure, readonly, nostack)
+                    )
+                };
+                value as u64
+            }
+
+            #[inline(always)]
+            unsafe fn write(self, index: usize, value: u64) {
+                // SAFETY: per the contract.
+                unsafe {
+                    core::arch::asm!(
+                        concat!("st.shared.", $ptx, " [{}], {};"),
+                        in(reg32) self.base + (index * Self::BYTES) as u32,
+                        in($reg) value as $word,
+                        options(nostack)
+                    )
+                };
+            }
+        }
+    };
+}
+
+factor_store!(
+    /// Factors of up to 64 bits, one 64-bit word each.
+    Shared64, u64, "u64", reg64
+);
+factor_store!(
+    /// Factors of up to 32 bits, one 32-bit word each.
+    Shared32, u32, "u32", reg32
+);

@@ -28,7 +28,7 @@ use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
-use crate::shared::SharedFactors;
+use crate::shared::{FactorStore, Shared32, Shared64};
 use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 /// Failed steps in a row after which the warp takes a plus move.
@@ -54,11 +54,11 @@ struct Params {
 
 /// One warp's walk.
 #[derive(Clone, Copy)]
-struct Warp {
+struct Warp<S: FactorStore> {
     lane: u32,
     /// Slots per lane.
     k: usize,
-    smem: SharedFactors,
+    smem: S,
     best: *mut u64,
     log: *mut u32,
     p: Params,
@@ -123,7 +123,7 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl Warp {
+impl<S: FactorStore> Warp<S> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
@@ -365,7 +365,7 @@ impl Warp {
     /// Runs a slow path on a copy of the warp: only the copy's address is taken, so the hot
     /// loop keeps its own warp in registers rather than in local memory.
     #[inline(always)]
-    fn outlined(&mut self, slow: impl FnOnce(&mut Warp)) {
+    fn outlined(&mut self, slow: impl FnOnce(&mut Warp<S>)) {
         let mut copy = *self;
         slow(&mut copy);
         *self = copy;
@@ -604,14 +604,8 @@ impl Warp {
     }
 }
 
-/// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
-///
-/// # Safety
-/// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap` (a
-/// multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic shared
-/// memory of `3 * cap * 8` bytes per warp of the block.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn walk(
+/// The arguments of a walk kernel launch (the kernels' parameters, in order).
+struct Launch {
     terms: *mut u64,
     best: *mut u64,
     states: *mut WarpState,
@@ -626,7 +620,78 @@ pub unsafe extern "ptx-kernel" fn walk(
     log_cap: u32,
     rounds: u32,
     flips: u32,
-) {
+}
+
+/// Defines a walk kernel that keeps its factors in shared memory as `$store`.
+macro_rules! walk_kernel {
+    ($(#[$doc:meta])* $name:ident, $store:ty) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
+        /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
+        /// shared memory of `3 * cap` factors per warp of the block.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            terms: *mut u64,
+            best: *mut u64,
+            states: *mut WarpState,
+            staging: *const u64,
+            log: *mut u32,
+            warps: u32,
+            cap: u32,
+            steps: u32,
+            target: u32,
+            plateau: u32,
+            flags: u32,
+            log_cap: u32,
+            rounds: u32,
+            flips: u32,
+        ) {
+            let launch = Launch {
+                terms, best, states, staging, log, warps, cap, steps, target, plateau, flags, log_cap, rounds, flips,
+            };
+            // SAFETY: the contract above.
+            unsafe { run::<$store>(launch) }
+        }
+    };
+}
+
+walk_kernel!(
+    /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
+    /// Factors of up to 64 bits, 8 bytes of shared memory each.
+    walk,
+    Shared64
+);
+walk_kernel!(
+    /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
+    /// each, and 32-bit compares).
+    walk32,
+    Shared32
+);
+
+/// The body of the walk kernels.
+///
+/// # Safety
+/// As for [`walk`], with `3 * cap * S::BYTES` bytes of shared memory per warp.
+#[inline(always)]
+unsafe fn run<S: FactorStore>(launch: Launch) {
+    let Launch {
+        terms,
+        best,
+        states,
+        staging,
+        log,
+        warps,
+        cap,
+        steps,
+        target,
+        plateau,
+        flags,
+        log_cap,
+        rounds,
+        flips,
+    } = launch;
     if flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
         unsafe { core::arch::asm!("trap;") };
@@ -637,7 +702,7 @@ pub unsafe extern "ptx-kernel" fn walk(
         return;
     }
     let cap_us = cap as usize;
-    let shared: *mut u64 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u64>();
+    let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
     let p = Params {
         cap: cap_us,
         rounds: rounds.max(1) as usize,
@@ -653,7 +718,7 @@ pub unsafe extern "ptx-kernel" fn walk(
     let mut w = Warp {
         lane: warp::lane_id(),
         k: cap_us / 32,
-        smem: unsafe { SharedFactors::new(shared.add((tid / 32) * 3 * cap_us)) },
+        smem: unsafe { S::new(shared.add((tid / 32) * 3 * cap_us * S::BYTES)) },
         best: unsafe { best.add(warp_id * 3 * cap_us) },
         log: unsafe { log.add(warp_id * 2 * log_cap as usize) },
         p,

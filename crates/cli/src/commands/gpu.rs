@@ -79,6 +79,8 @@ fn self_test() -> Result<()> {
         ((2, 3, 4), 50),
         ((4, 4, 4), 200),
         ((5, 5, 5), 500),
+        // Factors above 32 bits: the 64-bit kernel (the shapes above run the 32-bit one).
+        ((6, 6, 6), 500),
     ] {
         let shape = Shape::new(dims.0, dims.1, dims.2)?;
         let config = WalkConfig {

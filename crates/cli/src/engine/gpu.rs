@@ -11,15 +11,37 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchCon
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
 use flipgraph_core::walk::{Counters, WalkConfig};
-use flipgraph_core::{Scheme, Shape, Term};
+use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use super::{Engine, Round, WalkerStatus};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
 
-/// The kernel's name in the PTX.
-const KERNEL: &str = "walk";
+/// A walk kernel of the PTX and how it stores a factor in shared memory.
+#[derive(Clone, Copy, Debug)]
+struct Kernel {
+    name: &'static str,
+    factor_bytes: usize,
+}
+
+impl Kernel {
+    /// The kernel for `shape`: 32-bit factors where they fit (half the shared memory, and
+    /// compares of one instruction), else 64-bit.
+    fn for_shape(shape: Shape) -> Kernel {
+        if Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32) {
+            Kernel {
+                name: "walk32",
+                factor_bytes: 4,
+            }
+        } else {
+            Kernel {
+                name: "walk",
+                factor_bytes: 8,
+            }
+        }
+    }
+}
 /// Warps per block.
 const BLOCK_WARPS: usize = 4;
 /// `WarpState` as 64-bit words (cudarc moves `u64` buffers; bytemuck casts them).
@@ -64,6 +86,7 @@ pub struct GpuEngine {
     shape: Shape,
     stream: Arc<CudaStream>,
     func: CudaFunction,
+    kernel: Kernel,
     name: String,
     options: GpuOptions,
     walkers: usize,
@@ -105,22 +128,23 @@ impl GpuEngine {
         let module = ctx
             .load_module(Ptx::from_src(PTX))
             .map_err(driver("cannot load the kernels' PTX"))?;
+        let kernel = Kernel::for_shape(shape);
         let func = module
-            .load_function(KERNEL)
-            .map_err(driver("kernel 'walk' missing from the PTX"))?;
+            .load_function(kernel.name)
+            .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
         let slack = options.config.max_rank.min(64);
         let cap = (shape.naive_rank() + slack + 1).div_ceil(32) * 32;
-        let per_warp = 3 * cap * 8;
+        let per_warp = 3 * cap * kernel.factor_bytes;
         let block_bytes = BLOCK_WARPS * per_warp;
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             block_bytes as i32,
         )
-        .map_err(driver("kernel 'walk': shared memory per block"))?;
+        .map_err(driver(&format!("kernel '{}': shared memory per block", kernel.name)))?;
         // Default: as many warps as fit on the GPU at once (registers and shared memory).
         let blocks_per_sm = func
             .occupancy_max_active_blocks_per_multiprocessor((32 * BLOCK_WARPS) as u32, block_bytes, None)
-            .map_err(driver("kernel 'walk': occupancy"))? as usize;
+            .map_err(driver(&format!("kernel '{}': occupancy", kernel.name)))? as usize;
         let resident = sms * blocks_per_sm.max(1) * BLOCK_WARPS;
         let walkers = options.walkers.unwrap_or(resident);
         let stream = ctx.default_stream();
@@ -160,6 +184,7 @@ impl GpuEngine {
             shape,
             stream,
             func,
+            kernel,
             name: format!("{name} ({sms} SMs)"),
             options,
             walkers,
@@ -331,7 +356,7 @@ impl GpuEngine {
         let launch = LaunchConfig {
             grid_dim: (self.walkers.div_ceil(BLOCK_WARPS) as u32, 1, 1),
             block_dim: (32 * BLOCK_WARPS as u32, 1, 1),
-            shared_mem_bytes: (BLOCK_WARPS * 3 * self.cap * 8) as u32,
+            shared_mem_bytes: (BLOCK_WARPS * 3 * self.cap * self.kernel.factor_bytes) as u32,
         };
         let mut builder = self.stream.launch_builder(&self.func);
         builder
@@ -351,7 +376,7 @@ impl GpuEngine {
             .arg(&self.options.flips);
         // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
         // `cap` slots; the shared memory is what the kernel indexes.
-        unsafe { builder.launch(launch) }.map_err(driver("launching kernel 'walk'"))?;
+        unsafe { builder.launch(launch) }.map_err(driver(&format!("launching kernel '{}'", self.kernel.name)))?;
         self.staging = Some(staging);
         Ok(())
     }
@@ -361,7 +386,7 @@ impl GpuEngine {
         let words = self
             .stream
             .clone_dtoh(&self.states)
-            .map_err(|e| anyhow!("kernel 'walk' failed: {e:?}"))?;
+            .map_err(driver(&format!("kernel '{}' failed", self.kernel.name)))?;
         self.host_states
             .copy_from_slice(bytemuck::cast_slice::<u64, WarpState>(&words));
         self.staging = None;
