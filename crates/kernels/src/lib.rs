@@ -4,7 +4,8 @@
 //! - [`warp`]: the warp instructions (match.any.sync, ballot, redux.sync, shuffle, lane id and
 //!   masks) as small safe wrappers.
 //! - [`shared`]: a warp's factor arrays in shared memory, addressed as shared memory.
-//! - [`walk`]: the walk kernel, one warp per scheme, built on the moves of flipgraph-core.
+//! - [`walk`]: the walk kernels (`walk`, and `walk32` for factors of up to 32 bits), one warp
+//!   per scheme, built on the moves of flipgraph-core.
 #![no_std]
 #![feature(
     abi_ptx,

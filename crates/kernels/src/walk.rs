@@ -1,6 +1,8 @@
-//! The walk kernel: one warp per scheme.
+//! The walk kernels: one warp per scheme.
 //!
-//! The terms of a warp live in shared memory as three arrays of `cap` factors (A, B, C); lane
+//! The terms of a warp live in shared memory as three arrays of `cap` factors (A, B, C), as
+//! 64-bit words (`walk`) or, for shapes whose factors have at most 32 bits, 32-bit words
+//! (`walk32`: the same walk, with cheaper compares and half the shared memory); lane
 //! `l` owns the slots `l, l + 32, l + 64, ...`. Shared memory rather than registers: a lane
 //! would need `cap / 32` terms of three 64-bit factors in registers, indexed by a random slot,
 //! which spills to local memory for every shape above 3x3x3, while shared memory is indexed
