@@ -41,7 +41,13 @@ impl Kernel {
             }
         }
     }
+
+    /// Dynamic shared memory of a block of walkers with `cap` slots each.
+    fn block_bytes(self, cap: usize) -> usize {
+        BLOCK_WARPS * 3 * cap * self.factor_bytes
+    }
 }
+
 /// Warps per block.
 const BLOCK_WARPS: usize = 4;
 /// `WarpState` as 64-bit words (cudarc moves `u64` buffers; bytemuck casts them).
@@ -134,8 +140,7 @@ impl GpuEngine {
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
         let slack = options.config.max_rank.min(64);
         let cap = (shape.naive_rank() + slack + 1).div_ceil(32) * 32;
-        let per_warp = 3 * cap * kernel.factor_bytes;
-        let block_bytes = BLOCK_WARPS * per_warp;
+        let block_bytes = kernel.block_bytes(cap);
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
             block_bytes as i32,
@@ -356,7 +361,7 @@ impl GpuEngine {
         let launch = LaunchConfig {
             grid_dim: (self.walkers.div_ceil(BLOCK_WARPS) as u32, 1, 1),
             block_dim: (32 * BLOCK_WARPS as u32, 1, 1),
-            shared_mem_bytes: (BLOCK_WARPS * 3 * self.cap * self.kernel.factor_bytes) as u32,
+            shared_mem_bytes: self.kernel.block_bytes(self.cap) as u32,
         };
         let mut builder = self.stream.launch_builder(&self.func);
         builder
