@@ -315,13 +315,13 @@ impl<S: FactorStore> Warp<S> {
         // Per lane, one byte per group: how many of its terms are in it (at most k <= 16).
         let mut sizes = 0u32;
         // 32-bit slot numbers: the loop's compares and counters in one instruction each.
-        let (t32, u32_) = (t as u32, u as u32);
+        let (t_slot, u_slot) = (t as u32, u as u32);
         for j in 0..self.k as u32 {
             let s = j * 32 + self.lane;
             let z = self.term_from(s as usize, rotation);
             // An empty slot (all zero) hits no key unless x or y has a zero factor, which takes
             // the slow path whatever the pass finds: no test for it here.
-            let other = s != t32 && s != u32_;
+            let other = s != t_slot && s != u_slot;
             let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
             // Two factors shared with x or y: the flipped one and one more, or both others.
             let two =
@@ -606,24 +606,6 @@ impl<S: FactorStore> Warp<S> {
     }
 }
 
-/// The arguments of a walk kernel launch (the kernels' parameters, in order).
-struct Launch {
-    terms: *mut u64,
-    best: *mut u64,
-    states: *mut WarpState,
-    staging: *const u64,
-    log: *mut u32,
-    warps: u32,
-    cap: u32,
-    steps: u32,
-    target: u32,
-    plateau: u32,
-    flags: u32,
-    log_cap: u32,
-    rounds: u32,
-    flips: u32,
-}
-
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`.
 macro_rules! walk_kernel {
     ($(#[$doc:meta])* $name:ident, $store:ty) => {
@@ -650,11 +632,12 @@ macro_rules! walk_kernel {
             rounds: u32,
             flips: u32,
         ) {
-            let launch = Launch {
-                terms, best, states, staging, log, warps, cap, steps, target, plateau, flags, log_cap, rounds, flips,
-            };
             // SAFETY: the contract above.
-            unsafe { run::<$store>(launch) }
+            unsafe {
+                run::<$store>(
+                    terms, best, states, staging, log, warps, cap, steps, target, plateau, flags, log_cap, rounds, flips,
+                )
+            }
         }
     };
 }
@@ -672,28 +655,28 @@ walk_kernel!(
     Shared32
 );
 
-/// The body of the walk kernels.
+/// The body of the walk kernels, with their parameters.
 ///
 /// # Safety
 /// As for [`walk`], with `3 * cap * S::BYTES` bytes of shared memory per warp.
 #[inline(always)]
-unsafe fn run<S: FactorStore>(launch: Launch) {
-    let Launch {
-        terms,
-        best,
-        states,
-        staging,
-        log,
-        warps,
-        cap,
-        steps,
-        target,
-        plateau,
-        flags,
-        log_cap,
-        rounds,
-        flips,
-    } = launch;
+#[allow(clippy::too_many_arguments)]
+unsafe fn run<S: FactorStore>(
+    terms: *mut u64,
+    best: *mut u64,
+    states: *mut WarpState,
+    staging: *const u64,
+    log: *mut u32,
+    warps: u32,
+    cap: u32,
+    steps: u32,
+    target: u32,
+    plateau: u32,
+    flags: u32,
+    log_cap: u32,
+    rounds: u32,
+    flips: u32,
+) {
     if flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
         unsafe { core::arch::asm!("trap;") };
