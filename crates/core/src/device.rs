@@ -18,6 +18,11 @@ pub const FLAG_GENERALIZED: u32 = 1;
 pub const FLAG_LOG: u32 = 2;
 /// Flag: trap at once (a test hook for the host's handling of kernel faults).
 pub const FLAG_TRAP: u32 = 4;
+/// Flag: after each flip, scan the warp's terms for every merge and dependent group the flip
+/// made. Without it, merges are the flips that zero a factor (two terms sharing two factors
+/// meet in a match), and generalized flips take the groups of 3 to 5 that a match samples:
+/// each step then costs the same whatever the rank.
+pub const FLAG_SCAN: u32 = 8;
 
 /// The state of one walker (one warp) between launches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]

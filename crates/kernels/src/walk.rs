@@ -13,19 +13,28 @@
 //! lanes holding equal factors. Inside each group of equal factors the lanes pair up in lane
 //! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them, one
 //! after another, starting at a random one (each pair is confirmed first: an earlier flip's
-//! reductions may have changed it). After each flip one pass over the terms settles it: a
-//! ballot for a term sharing two factors with a flipped term (a merge) and one warp sum
-//! (redux.sync) of the sizes of the four groups the flip changed. Only when a merge or a group
-//! of three or more shows up does the slow path run: merges, and generalized flips of groups
-//! of 3 to 5 terms by subset XOR and a ballot (the preprint's method) or of larger groups (up
-//! to 32) by Gaussian elimination across the lanes, each fold being core's `fold_subset` (so
-//! repeated folds reach the rank method's optimum). After a plateau of `plateau` steps without
-//! a reduction, a plus move. Every move is a function of flipgraph-core; with FLAG_LOG each
-//! elementary move is logged for replay on the host.
+//! reductions may have changed it).
+//!
+//! Reductions, two ways (FLAG_SCAN picks):
+//! - By the walk (the default): a flip of two terms that share two factors zeroes one of
+//!   them, which is their merge; generalized flips take the groups of 3 to 5 terms that a
+//!   match samples, by subset XOR and a ballot (the preprint's method). A step then costs the
+//!   same at any rank.
+//! - By a scan: after each flip one pass over the terms finds a term sharing two factors with
+//!   a flipped term (a merge, by a ballot) and sizes the four groups the flip changed (one
+//!   warp sum, redux.sync); for a group of three, warp XORs of its factors say whether it can
+//!   be dependent. Only a merge, a group of four or more or a group of three that may be
+//!   dependent takes the slow path: merges, and generalized flips of groups of 3 to 5 by subset
+//!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
+//!
+//! Each generalized flip folds with core's `fold_subset` (so repeated folds reach the rank
+//! method's optimum). After a plateau of `plateau` steps without a reduction, a plus move.
+//! Every move is a function of flipgraph-core; with FLAG_LOG each elementary move is logged for
+//! replay on the host.
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
+use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
@@ -37,6 +46,8 @@ use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set
 const FLIPLESS_AFTER: u32 = 8;
 /// Lanes with at most this many slots draw among their live slots only.
 const LIVE_DRAW_SLOTS: usize = 4;
+/// Steps between two looks at the clock in a round by time.
+const CLOCK_EVERY: u32 = 64;
 /// Pending terms to check for reductions after one move.
 const WORK: usize = 16;
 
@@ -247,6 +258,14 @@ impl<S: FactorStore> Warp<S> {
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
             let keeper = key != 0 && before.is_multiple_of(2) && before + 1 < same.count_ones();
+            if self.p.flags & (FLAG_GENERALIZED | FLAG_SCAN) == FLAG_GENERALIZED {
+                // Without the scan, generalized flips take the groups of 3 to 5 a match samples.
+                let n = same.count_ones() as usize;
+                let leaders = ballot(key != 0 && before == 0 && (3..=MAX_SUBSET_GROUP).contains(&n));
+                if leaders != 0 {
+                    self.outlined(|w| w.reduce_sampled(leaders, same, slot, pos, work));
+                }
+            }
             let keepers = ballot(keeper);
             if keepers == 0 {
                 continue;
@@ -297,7 +316,16 @@ impl<S: FactorStore> Warp<S> {
         self.log(log::FLIP, pos, t, u, 0);
         self.tally.flips += 1;
         self.st.since_reduction += 1;
-        self.settle(t, x, u, y, pos, rotation, work);
+        if self.p.flags & FLAG_SCAN != 0 {
+            self.settle(t, x, u, y, pos, rotation, work);
+        } else if x.is_zero() || y.is_zero() {
+            // The flip of two terms sharing two factors: a merge.
+            let before = self.st.rank;
+            let others = ALL & !(1 << pos.index());
+            work.push(t, others);
+            work.push(u, others);
+            self.outlined(|w| w.reduce(work, before));
+        }
     }
 
     /// Takes the reductions a flip of `t` and `u` (now `x` and `y`, seen from `pos`) at `pos`
@@ -309,7 +337,9 @@ impl<S: FactorStore> Warp<S> {
     /// slow path.
     fn settle(&mut self, t: usize, x: Term, u: usize, y: Term, pos: Position, rotation: [usize; 3], work: &mut Work) {
         let before = self.st.rank;
-        // Seen from `pos`: A is the flipped factor, B the one at Q, C the one at R.
+        // Seen from `pos`: A is the flipped factor, B the one at Q, C the one at R. The four
+        // groups, in this order: x's at Q (joined), x's at R (stayed), y's at Q (stayed), y's
+        // at R (joined).
         let (shared, keys) = (x.a, [x.b, x.c, y.b, y.c]);
         let mut merge = false;
         // Per lane, one byte per group: how many of its terms are in it (at most k <= 16).
@@ -347,17 +377,68 @@ impl<S: FactorStore> Warp<S> {
         if totals & 0xfefe_fefe == 0 {
             return;
         }
-        self.outlined(|w| w.reduce_groups(t, u, pos, totals, work, before));
+        // Groups of four or more go to the slow path; groups of three only when dependent.
+        let mut check = 0u32;
+        let mut threes = 0u32;
+        for group in 0..4 {
+            match (totals >> (8 * group)) & 0xff {
+                0 | 1 => {}
+                2 => threes |= 1 << group,
+                _ => check |= 1 << group,
+            }
+        }
+        if threes != 0 {
+            check |= self.dependent_threes(t, x, u, y, rotation, threes);
+        }
+        if check != 0 {
+            self.outlined(|w| w.reduce_groups(t, u, pos, check, work, before));
+        }
+    }
+
+    /// Which of the groups of three in `threes` (bits in the order of [`Warp::settle`]) may be
+    /// dependent. A second pass over the terms (groups of three are rarer than flips) sums each
+    /// group's factors, folded to 32 bits, at each position where a dependency can be new:
+    /// both for a group that x or y joined, only the changed one for a group where it stayed
+    /// (its other factors were there before the flip). A group of three is dependent exactly
+    /// when such a sum is zero (two equal factors would be a merge, found before); a fold can
+    /// only add false alarms, which the slow path's exact check clears.
+    #[inline(always)]
+    fn dependent_threes(&self, t: usize, x: Term, u: usize, y: Term, rotation: [usize; 3], threes: u32) -> u32 {
+        let keys = [x.b, x.c, y.b, y.c];
+        let (t_slot, u_slot) = (t as u32, u as u32);
+        let mut sums = [0u32; 6];
+        for j in 0..self.k as u32 {
+            let s = j * 32 + self.lane;
+            let z = self.term_from(s as usize, rotation);
+            let other = s != t_slot && s != u_slot;
+            let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
+            let member = hits.map(|hit| if other && hit { u32::MAX } else { 0 });
+            let (za, zb, zc) = (fold(z.a), fold(z.b), fold(z.c));
+            sums[0] ^= za & member[0];
+            sums[1] ^= zc & member[0];
+            sums[2] ^= zb & member[1];
+            sums[3] ^= za & member[2];
+            sums[4] ^= zc & member[2];
+            sums[5] ^= zb & member[3];
+        }
+        // The others' sum equal to x's or y's own factor: the three sum to zero.
+        let own = [x.a, x.c, x.b, y.a, y.c, y.b].map(fold);
+        let mut dependent = 0;
+        for ((sum, own), group) in sums.into_iter().zip(own).zip([0, 0, 1, 2, 2, 3]) {
+            if threes & (1 << group) != 0 && warp::xor(sum) == own {
+                dependent |= 1 << group;
+            }
+        }
+        dependent
     }
 
     /// The slow path of [`Warp::settle`] for groups: reduces each of the four changed groups
-    /// that `totals` (their sizes less the flipped terms, a byte each) says has three terms.
+    /// whose bit `check` sets (in the order of `settle`).
     #[inline(never)]
-    fn reduce_groups(&mut self, t: usize, u: usize, pos: Position, totals: u32, work: &mut Work, before: u32) {
+    fn reduce_groups(&mut self, t: usize, u: usize, pos: Position, check: u32, work: &mut Work, before: u32) {
         let (q, r) = (pos.next(), pos.prev());
         for (i, (slot, at)) in [(t, q), (t, r), (u, q), (u, r)].into_iter().enumerate() {
-            // Two others with the key make a group of three to check.
-            if (totals >> (8 * i)) & 0xff >= 2 && self.factor(0, slot) != 0 {
+            if check & (1 << i) != 0 && self.factor(0, slot) != 0 {
                 self.reduce_group(slot, at, work);
             }
         }
@@ -539,6 +620,34 @@ impl<S: FactorStore> Warp<S> {
         }
     }
 
+    /// A generalized flip on the group of lanes that the lowest lane of `leaders` leads in a
+    /// match (`same`: each lane's match mask, `slot`: its sampled slot), when dependent: the
+    /// preprint's subset XOR on the members the match sampled, which the fold's reductions then
+    /// settle. The match compared 32-bit folds: members are confirmed on the full factor.
+    #[inline(never)]
+    fn reduce_sampled(&mut self, leaders: u32, same: u32, slot: usize, pos: Position, work: &mut Work) {
+        let before = self.st.rank;
+        let leader = leaders.trailing_zeros();
+        let key = self.factor(pos.index(), shuffle(slot as u32, leader) as usize);
+        let members = ballot(same & (1 << leader) != 0 && self.factor(pos.index(), slot) == key);
+        let n = members.count_ones();
+        if n < 3 {
+            return;
+        }
+        let mine = shuffle(slot as u32, nth_set_bit(members, self.lane.min(n - 1))) as usize;
+        let own = if self.lane < n {
+            self.term(mine)
+        } else {
+            Term::default()
+        };
+        let Some((subset, along)) = subset_dependency(own, n, pos) else {
+            return;
+        };
+        self.fold(subset, along, own, mine, pos, work);
+        self.tally.generalized += 1;
+        self.reduce(work, before);
+    }
+
     /// A random live slot, or None after a few empty draws.
     fn random_live_slot(&mut self) -> Option<usize> {
         for _ in 0..4 {
@@ -612,6 +721,9 @@ macro_rules! walk_kernel {
         $(#[$doc])*
         ///
         /// # Safety
+        /// `round_us`, when not zero, ends the walk of every warp after that many microseconds
+        /// (or `steps` steps, if sooner).
+        ///
         /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
         /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
         /// shared memory of `3 * cap` factors per warp of the block.
@@ -631,11 +743,13 @@ macro_rules! walk_kernel {
             log_cap: u32,
             rounds: u32,
             flips: u32,
+            round_us: u32,
         ) {
             // SAFETY: the contract above.
             unsafe {
                 run::<$store>(
                     terms, best, states, staging, log, warps, cap, steps, target, plateau, flags, log_cap, rounds, flips,
+                    round_us,
                 )
             }
         }
@@ -676,6 +790,7 @@ unsafe fn run<S: FactorStore>(
     log_cap: u32,
     rounds: u32,
     flips: u32,
+    round_us: u32,
 ) {
     if flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
@@ -732,8 +847,15 @@ unsafe fn run<S: FactorStore>(
     } else {
         w.fill(mine);
     }
-    for _ in 0..steps {
+    // A round by time: every warp stops at the same moment, where a count of steps would let
+    // the warps whose steps cost more (more flips per match, more reductions) hold the
+    // multiprocessor while the others have left it.
+    let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
+    for i in 0..steps {
         if w.st.rank <= w.p.target {
+            break;
+        }
+        if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
             break;
         }
         w.step(&mut work);
@@ -757,6 +879,12 @@ unsafe fn run<S: FactorStore>(
     if w.lane == 0 {
         unsafe { *states.add(warp_id) = st };
     }
+}
+
+/// A factor folded to 32 bits, for sums whose zero is only a hint (checked exactly after).
+#[inline(always)]
+fn fold(factor: u64) -> u32 {
+    factor as u32 ^ (factor >> 32) as u32
 }
 
 /// A dependent subset of the group (lane `i` holds member `i` of `n` <= 5) by the preprint's

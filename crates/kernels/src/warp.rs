@@ -20,6 +20,8 @@ unsafe extern "C" {
     fn shfl_sync_idx_i32(mask: u32, value: u32, lane: u32, clamp: u32) -> u32;
     #[link_name = "llvm.nvvm.redux.sync.add"]
     fn redux_sync_add(value: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.xor"]
+    fn redux_sync_xor(value: u32, mask: u32) -> u32;
     #[link_name = "llvm.nvvm.bar.warp.sync"]
     fn bar_warp_sync(mask: u32);
 }
@@ -49,6 +51,16 @@ pub fn lanes_above() -> u32 {
     // SAFETY: reads a special register.
     unsafe { core::arch::asm!("mov.u32 {}, %lanemask_gt;", out(reg32) mask) };
     mask
+}
+
+/// The GPU's global nanosecond clock (`%globaltimer`), as lane 0 read it: the same value on
+/// every lane, so that a decision on it keeps the warp together.
+#[inline(always)]
+pub fn global_time_ns() -> u64 {
+    let ns: u64;
+    // SAFETY: reads a special register.
+    unsafe { core::arch::asm!("mov.u64 {}, %globaltimer;", out(reg64) ns) };
+    shuffle_u64(ns, 0)
 }
 
 /// The lanes currently executing.
@@ -87,6 +99,13 @@ pub fn ballot(pred: bool) -> u32 {
 pub fn sum(value: u32) -> u32 {
     // SAFETY: called by the full warp.
     unsafe { redux_sync_add(value, FULL) }
+}
+
+/// The XOR of `value` over the warp (redux.sync.xor).
+#[inline(always)]
+pub fn xor(value: u32) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { redux_sync_xor(value, FULL) }
 }
 
 /// `value` of lane `src` (shfl.sync.idx.b32).

@@ -71,7 +71,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
             target: 1,
             time_limit: Some(Duration::from_secs_f64(args.seconds)),
             seed: args.engine.seed,
-            steps_per_round: args.engine.round_steps,
+            steps_per_round: args.engine.steps_per_round(&engine_name),
             patience: args.engine.patience,
             pool_per_rank: 64,
             checkpoint_every: Duration::from_secs(3600),
@@ -260,13 +260,16 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.gpu_rounds.to_string(),
         "--gpu-flips".into(),
         e.gpu_flips.to_string(),
-        "--round-steps".into(),
-        e.round_steps.to_string(),
+        "--gpu-round-ms".into(),
+        e.gpu_round_ms.to_string(),
+        "--gpu-reductions".into(),
+        format!("{:?}", e.gpu_reductions).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
         ("--walkers", e.walkers.map(|v| v.to_string())),
         ("--plateau", e.plateau.map(|v| v.to_string())),
+        ("--round-steps", e.round_steps.map(|v| v.to_string())),
     ] {
         if let Some(v) = value {
             flags.extend([flag.to_owned(), v]);
@@ -280,7 +283,29 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::median_of_runs;
+    use super::{engine_flags, median_of_runs};
+    use crate::commands::search::tests::engine;
+
+    #[test]
+    fn time_to_rank_runs_get_the_engine_flags_as_given() {
+        for given in [
+            engine::<&str>(&[]),
+            engine(&[
+                "--gpu-reductions",
+                "scan",
+                "--round-steps",
+                "1000",
+                "--gpu-flips",
+                "3",
+                "--plateau",
+                "50",
+            ]),
+            engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
+        ] {
+            let passed = engine(&engine_flags(&given));
+            assert_eq!(format!("{passed:?}"), format!("{given:?}"));
+        }
+    }
 
     #[test]
     fn the_median_counts_the_runs_that_did_not_reach_the_rank() {

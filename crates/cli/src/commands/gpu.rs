@@ -9,7 +9,7 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::walk::WalkConfig;
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
-use crate::engine::gpu::{devices, GpuEngine, GpuOptions, PTX};
+use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Reductions, PTX};
 use crate::engine::Engine;
 
 /// Show the usable GPUs, or why there is none.
@@ -71,76 +71,86 @@ fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
 }
 
 fn self_test() -> Result<()> {
-    const WALKERS: usize = 16;
-    const LOG: usize = 1 << 14;
-    for (dims, plateau) in [
-        ((2, 2, 2), 30),
-        ((3, 3, 3), 50),
-        ((2, 3, 4), 50),
-        ((4, 4, 4), 200),
-        ((5, 5, 5), 500),
-        // Factors above 32 bits: the 64-bit kernel (the shapes above run the 32-bit one).
-        ((6, 6, 6), 500),
-    ] {
-        let shape = Shape::new(dims.0, dims.1, dims.2)?;
-        let config = WalkConfig {
-            plateau,
-            generalized: true,
-            max_rank: 3,
-        };
-        let options = GpuOptions {
-            walkers: Some(WALKERS),
-            config,
-            device: 0,
-            log_entries: LOG,
-            rounds: 2,
-            flips: 4,
-        };
-        let mut engine = GpuEngine::open(shape, options)?;
-        let naive = Scheme::naive(shape);
-        for w in 0..WALKERS {
-            engine.load(w, &naive, 1000 + w as u64)?;
+    for reductions in [Reductions::Scan, Reductions::Walk] {
+        for (dims, plateau) in [
+            ((2, 2, 2), 30),
+            ((3, 3, 3), 50),
+            ((2, 3, 4), 50),
+            ((4, 4, 4), 200),
+            ((5, 5, 5), 500),
+            // Factors above 32 bits: the 64-bit kernel (the shapes above run the 32-bit one).
+            ((6, 6, 6), 500),
+        ] {
+            self_test_shape(Shape::new(dims.0, dims.1, dims.2)?, plateau, reductions)?;
         }
-        let round = engine.run_round(2000, 0)?;
-        let mut moves_replayed = 0;
-        for w in 0..WALKERS {
-            let (entries, made) = engine.move_log(w)?;
-            ensure!(
-                made <= LOG,
-                "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
-            );
-            let mut slots = engine.staged_slots(&naive);
-            for &e in &entries {
-                replay(&mut slots, e)?;
-            }
-            moves_replayed += entries.len();
-            let gpu = engine.current_slots(w)?;
-            if let Some(s) = (0..slots.len()).find(|&s| slots[s] != gpu[s]) {
-                bail!(
-                    "{shape} walker {w}: slot {s} differs after {} moves: host {:?}, GPU {:?}",
-                    entries.len(),
-                    slots[s],
-                    gpu[s]
-                );
-            }
-            let scheme = engine.current_scheme(w)?;
-            ensure!(
-                scheme.rank() == round.walkers[w].rank,
-                "{shape} walker {w}: rank bookkeeping"
-            );
-            verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
-            let best = engine.best_scheme(w)?;
-            if round.walkers[w].best_rank < naive.rank() {
-                verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;
-            }
-        }
-        let c = round.counters;
-        println!(
-            "self-test {shape}: {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
-             all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
-            c.steps, c.flips, c.plus, c.reductions, c.generalized
-        );
     }
     println!("self-test passed");
+    Ok(())
+}
+
+/// One shape of the self-test: walkers with a move log, replayed by core.
+fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions) -> Result<()> {
+    const WALKERS: usize = 16;
+    const LOG: usize = 1 << 14;
+    let config = WalkConfig {
+        plateau,
+        generalized: true,
+        max_rank: 3,
+    };
+    let options = GpuOptions {
+        walkers: Some(WALKERS),
+        config,
+        device: 0,
+        log_entries: LOG,
+        rounds: 2,
+        flips: 4,
+        // Exact step counts: the logs must not depend on timing.
+        round_us: 0,
+        reductions,
+    };
+    let mut engine = GpuEngine::open(shape, options)?;
+    let naive = Scheme::naive(shape);
+    for w in 0..WALKERS {
+        engine.load(w, &naive, 1000 + w as u64)?;
+    }
+    let round = engine.run_round(2000, 0)?;
+    let mut moves_replayed = 0;
+    for w in 0..WALKERS {
+        let (entries, made) = engine.move_log(w)?;
+        ensure!(
+            made <= LOG,
+            "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
+        );
+        let mut slots = engine.staged_slots(&naive);
+        for &e in &entries {
+            replay(&mut slots, e)?;
+        }
+        moves_replayed += entries.len();
+        let gpu = engine.current_slots(w)?;
+        if let Some(s) = (0..slots.len()).find(|&s| slots[s] != gpu[s]) {
+            bail!(
+                "{shape} walker {w}: slot {s} differs after {} moves: host {:?}, GPU {:?}",
+                entries.len(),
+                slots[s],
+                gpu[s]
+            );
+        }
+        let scheme = engine.current_scheme(w)?;
+        ensure!(
+            scheme.rank() == round.walkers[w].rank,
+            "{shape} walker {w}: rank bookkeeping"
+        );
+        verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
+        let best = engine.best_scheme(w)?;
+        if round.walkers[w].best_rank < naive.rank() {
+            verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;
+        }
+    }
+    let c = round.counters;
+    println!(
+        "self-test {shape} (reductions: {reductions:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+         all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
+        c.steps, c.flips, c.plus, c.reductions, c.generalized
+    );
     Ok(())
 }

@@ -13,7 +13,7 @@ use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::cpu::CpuEngine;
-use crate::engine::gpu::{self, GpuEngine, GpuOptions, MultiGpu};
+use crate::engine::gpu::{self, GpuEngine, GpuOptions, MultiGpu, Reductions};
 use crate::engine::Engine;
 use crate::schemes::read_valid_f2;
 use crate::search::output::{Checkpoint, Output};
@@ -60,31 +60,66 @@ pub struct EngineArgs {
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
     #[arg(long)]
     pub no_generalized_flips: bool,
-    /// Random seed: the same seed, engine and walker count give the same run.
+    /// Random seed: the same seed, engine and walker count give the same run (on a GPU, with
+    /// --round-steps).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Steps per walker between two looks of the driver (on a GPU, shorter rounds lose more
-    /// time to launch tails and the host's turn; BENCHMARKS.md).
-    #[arg(long, default_value_t = 1 << 16)]
-    pub round_steps: u64,
+    /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
+    /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
+    /// the same seed gives the same run.
+    #[arg(long)]
+    pub round_steps: Option<u64>,
+    /// GPU: how walkers find reductions: scan (a pass over the terms after every flip finds
+    /// every merge and dependent group; its cost grows with the rank) or walk (the walk meets
+    /// them: a flip that zeroes a factor is a merge, and generalized flips take the groups of
+    /// 3 to 5 that a match samples; a step costs the same at any rank).
+    #[arg(long, value_enum, default_value = "walk")]
+    pub gpu_reductions: Reductions,
+    /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given. Every
+    /// warp walks until the same moment: with rounds of so many steps, the warps whose steps
+    /// cost more hold the GPU while the others idle (BENCHMARKS.md).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    pub gpu_round_ms: u32,
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
     #[arg(long, default_value_t = 2)]
     pub gpu_rounds: u32,
     /// GPU: most flips taken from the disjoint pairs that one match finds.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 8)]
     pub gpu_flips: u32,
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = 4_000_000)]
     pub patience: u64,
 }
 
+/// Steps per walker in a round when `--round-steps` is not given (and the round is not timed).
+const ROUND_STEPS: u64 = 1 << 16;
+
 impl EngineArgs {
+    /// Steps per walker in a round of the engine named `engine` (as `Engine::describe` gives):
+    /// no limit on a GPU whose rounds are timed.
+    pub fn steps_per_round(&self, engine: &str) -> u64 {
+        match self.round_steps {
+            Some(steps) => steps,
+            None if engine.starts_with("gpu") => u64::MAX,
+            None => ROUND_STEPS,
+        }
+    }
+
     /// The walk's settings; `default_plateau` is the engine's.
     pub fn walk_config(&self, default_plateau: u64) -> WalkConfig {
         WalkConfig {
             plateau: self.plateau.unwrap_or(default_plateau),
             generalized: !self.no_generalized_flips,
             max_rank: self.plus_slack,
+        }
+    }
+
+    /// How long a GPU round lasts, in microseconds: 0 (rounds of exact step counts) when
+    /// `--round-steps` is given.
+    fn gpu_round_us(&self) -> u32 {
+        match self.round_steps {
+            Some(_) => 0,
+            None => self.gpu_round_ms * 1000,
         }
     }
 
@@ -122,6 +157,8 @@ impl EngineArgs {
             log_entries: 0,
             rounds: self.gpu_rounds,
             flips: self.gpu_flips,
+            reductions: self.gpu_reductions,
+            round_us: self.gpu_round_us(),
         };
         // One runner per visible GPU (CUDA_VISIBLE_DEVICES picks which).
         Ok(match gpu::devices()?.len() {
@@ -259,7 +296,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         target,
         time_limit: args.time,
         seed,
-        steps_per_round: engine_args.round_steps,
+        steps_per_round: engine_args.steps_per_round(&engine.describe()),
         patience: engine_args.patience,
         pool_per_rank: 64,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.1)),
@@ -284,7 +321,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
             tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
             let mut cpu = engine_args.open_cpu()?;
             let config = SearchConfig {
-                steps_per_round: engine_args.round_steps,
+                steps_per_round: engine_args.steps_per_round(&cpu.describe()),
                 ..config
             };
             let start = start_from(&Checkpoint::read(&out_dir)?)?;
@@ -316,4 +353,37 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use clap::Parser;
+
+    use super::EngineArgs;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    /// The engine settings that these command-line flags give.
+    pub(crate) fn engine<S: AsRef<str>>(args: &[S]) -> EngineArgs {
+        Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
+            .expect("valid flags")
+            .engine
+    }
+
+    #[test]
+    fn gpu_rounds_are_timed_unless_steps_are_given() {
+        let default = engine::<&str>(&[]);
+        assert_eq!(default.steps_per_round("gpu: NVIDIA H200 (132 SMs)"), u64::MAX);
+        assert_eq!(default.gpu_round_us(), 100_000);
+        assert_eq!(default.steps_per_round("cpu: 16 threads"), 1 << 16);
+        let steps = engine(&["--round-steps", "500", "--gpu-round-ms", "20"]);
+        assert_eq!(steps.steps_per_round("gpu: NVIDIA H200 (132 SMs)"), 500);
+        assert_eq!(steps.gpu_round_us(), 0);
+        assert_eq!(engine(&["--gpu-round-ms", "20"]).gpu_round_us(), 20_000);
+        assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());
+    }
 }

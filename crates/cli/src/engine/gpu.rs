@@ -9,7 +9,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_TRAP, NO_LOAD};
+use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD};
 use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
@@ -67,6 +67,23 @@ pub struct GpuOptions {
     pub rounds: u32,
     /// Most flips taken from the disjoint pairs that one match finds.
     pub flips: u32,
+    /// When not zero, a round ends for every warp after this many microseconds (or its
+    /// steps, if sooner); zero makes rounds exact step counts, and a run reproducible.
+    pub round_us: u32,
+    /// How the walkers find reductions: a scan after every flip, or the walk's own moves.
+    pub reductions: Reductions,
+}
+
+/// How a GPU walker finds the reductions that its flips make possible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Reductions {
+    /// After every flip, a pass over the warp's terms finds every merge and dependent group
+    /// the flip made; its cost grows with the rank.
+    Scan,
+    /// The walk finds them: a flip of two terms that share two factors zeroes one (a merge),
+    /// and generalized flips take the groups of 3 to 5 terms that a match samples. A step
+    /// costs the same at any rank; a reduction may wait until the walk meets it.
+    Walk,
 }
 
 /// Whether a GPU can be used, and which: the names of the devices, or why not.
@@ -344,7 +361,12 @@ impl GpuEngine {
         self.staged_index.clear();
         let config = self.options.config;
         let flags = if config.generalized { FLAG_GENERALIZED } else { 0 }
-            | if self.options.log_entries > 0 { FLAG_LOG } else { 0 };
+            | if self.options.log_entries > 0 { FLAG_LOG } else { 0 }
+            | if self.options.reductions == Reductions::Scan {
+                FLAG_SCAN
+            } else {
+                0
+            };
         self.rounds += 1;
         let flags = flags
             | if self.trap_round == Some(self.rounds) {
@@ -378,7 +400,8 @@ impl GpuEngine {
             .arg(&flags)
             .arg(&log_entries)
             .arg(&self.options.rounds)
-            .arg(&self.options.flips);
+            .arg(&self.options.flips)
+            .arg(&self.options.round_us);
         // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
         // `cap` slots; the shared memory is what the kernel indexes.
         unsafe { builder.launch(launch) }.map_err(driver(&format!("launching kernel '{}'", self.kernel.name)))?;

@@ -29,8 +29,9 @@ pub struct Round {
 /// A set of walkers that the driver loads with schemes and runs in rounds.
 ///
 /// Rounds are barriers: every walker takes its steps, then the driver reads the results and
-/// decides which walkers to reload. The trajectory depends only on the seeds and the walker
-/// count, never on timing, so a run is reproducible.
+/// decides which walkers to reload. With rounds of so many steps the trajectory depends only
+/// on the seeds and the walker count, never on timing, so a run is reproducible; a GPU's
+/// rounds by time (its default) trade that for throughput.
 pub trait Engine {
     /// Names the engine and its hardware, for logs and reports.
     fn describe(&self) -> String;
@@ -38,7 +39,8 @@ pub trait Engine {
     fn walkers(&self) -> usize;
     /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`.
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()>;
-    /// Runs every walker for up to `steps` steps, stopping a walker early at rank `target`.
+    /// Runs every walker for up to `steps` steps (or the engine's round time, where it has
+    /// one), stopping a walker early at rank `target`.
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round>;
     /// The best scheme walker `walker` reached since it was loaded (not yet verified).
     fn best_scheme(&mut self, walker: usize) -> Result<Scheme>;

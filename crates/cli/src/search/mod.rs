@@ -30,7 +30,8 @@ pub struct SearchConfig {
     pub target: usize,
     pub time_limit: Option<Duration>,
     pub seed: u64,
-    /// Steps each walker takes between two looks of the driver.
+    /// Steps each walker takes between two looks of the driver, at most (a GPU's rounds by
+    /// time have no limit: `u64::MAX`).
     pub steps_per_round: u64,
     /// Steps a walker may go without improving before it restarts from the pool.
     pub patience: u64,
@@ -252,6 +253,8 @@ impl<'a> Driver<'a> {
         let round = self.engine.run_round(self.config.steps_per_round, self.config.target)?;
         self.counters += round.counters;
         self.rounds += 1;
+        // Steps of an average walker: rounds by time give walkers different counts.
+        let walked = round.counters.steps / round.walkers.len().max(1) as u64;
         for (w, status) in round.walkers.iter().enumerate() {
             let state = &mut self.walkers[w];
             if status.best_rank < state.best_rank {
@@ -261,7 +264,7 @@ impl<'a> Driver<'a> {
                     self.collect(w)?;
                 }
             } else {
-                state.idle_steps += self.config.steps_per_round;
+                state.idle_steps += walked;
             }
         }
         let best = self.pool.best_rank().expect("non-empty pool");
