@@ -254,7 +254,7 @@ impl<S: FactorStore> Warp<S> {
             let key = self.factor(pos.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
-            let same = match_any_u32(key as u32 ^ (key >> 32) as u32);
+            let same = match_any_u32(fold(key));
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
             let keeper = key != 0 && before.is_multiple_of(2) && before + 1 < same.count_ones();
@@ -720,10 +720,10 @@ macro_rules! walk_kernel {
     ($(#[$doc:meta])* $name:ident, $store:ty) => {
         $(#[$doc])*
         ///
-        /// # Safety
         /// `round_us`, when not zero, ends the walk of every warp after that many microseconds
         /// (or `steps` steps, if sooner).
         ///
+        /// # Safety
         /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
         /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
         /// shared memory of `3 * cap` factors per warp of the block.
@@ -881,7 +881,8 @@ unsafe fn run<S: FactorStore>(
     }
 }
 
-/// A factor folded to 32 bits, for sums whose zero is only a hint (checked exactly after).
+/// A factor folded to 32 bits: a match key, or a term of a sum, whose equality is only a hint
+/// (checked on the full factors after).
 #[inline(always)]
 fn fold(factor: u64) -> u32 {
     factor as u32 ^ (factor >> 32) as u32
