@@ -69,10 +69,7 @@ pub struct EngineArgs {
     /// the same seed gives the same run.
     #[arg(long)]
     pub round_steps: Option<u64>,
-    /// GPU: how walkers find reductions: scan (a pass over the terms after every flip finds
-    /// every merge and dependent group; its cost grows with the rank) or walk (the walk meets
-    /// them: a flip that zeroes a factor is a merge, and generalized flips take the groups of
-    /// 3 to 5 that a match samples; a step costs the same at any rank).
+    /// GPU: how walkers find the reductions that their flips make possible.
     #[arg(long, value_enum, default_value = "walk")]
     pub gpu_reductions: Reductions,
     /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given. Every
