@@ -71,7 +71,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
             target: 1,
             time_limit: Some(Duration::from_secs_f64(args.seconds)),
             seed: args.engine.seed,
-            steps_per_round: args.engine.steps_per_round(&engine_name),
+            steps_per_round: args.engine.steps_per_round(engine.timed_rounds()),
             patience: args.engine.patience,
             pool_per_rank: 64,
             checkpoint_every: Duration::from_secs(3600),

@@ -92,12 +92,12 @@ pub struct EngineArgs {
 const ROUND_STEPS: u64 = 1 << 16;
 
 impl EngineArgs {
-    /// Steps per walker in a round of the engine named `engine` (as `Engine::describe` gives):
-    /// no limit on a GPU whose rounds are timed.
-    pub fn steps_per_round(&self, engine: &str) -> u64 {
+    /// Steps per walker in a round of an engine whose rounds are `timed` (`Engine::timed_rounds`):
+    /// then no limit.
+    pub fn steps_per_round(&self, timed: bool) -> u64 {
         match self.round_steps {
             Some(steps) => steps,
-            None if engine.starts_with("gpu") => u64::MAX,
+            None if timed => u64::MAX,
             None => ROUND_STEPS,
         }
     }
@@ -293,7 +293,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         target,
         time_limit: args.time,
         seed,
-        steps_per_round: engine_args.steps_per_round(&engine.describe()),
+        steps_per_round: engine_args.steps_per_round(engine.timed_rounds()),
         patience: engine_args.patience,
         pool_per_rank: 64,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.1)),
@@ -318,7 +318,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
             tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
             let mut cpu = engine_args.open_cpu()?;
             let config = SearchConfig {
-                steps_per_round: engine_args.steps_per_round(&cpu.describe()),
+                steps_per_round: engine_args.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
             let start = start_from(&Checkpoint::read(&out_dir)?)?;
@@ -374,11 +374,11 @@ pub(crate) mod tests {
     #[test]
     fn gpu_rounds_are_timed_unless_steps_are_given() {
         let default = engine::<&str>(&[]);
-        assert_eq!(default.steps_per_round("gpu: NVIDIA H200 (132 SMs)"), u64::MAX);
+        assert_eq!(default.steps_per_round(true), u64::MAX);
         assert_eq!(default.gpu_round_us(), 100_000);
-        assert_eq!(default.steps_per_round("cpu: 16 threads"), 1 << 16);
+        assert_eq!(default.steps_per_round(false), 1 << 16);
         let steps = engine(&["--round-steps", "500", "--gpu-round-ms", "20"]);
-        assert_eq!(steps.steps_per_round("gpu: NVIDIA H200 (132 SMs)"), 500);
+        assert_eq!(steps.steps_per_round(true), 500);
         assert_eq!(steps.gpu_round_us(), 0);
         assert_eq!(engine(&["--gpu-round-ms", "20"]).gpu_round_us(), 20_000);
         assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());

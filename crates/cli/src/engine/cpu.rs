@@ -37,6 +37,10 @@ impl Engine for CpuEngine {
         format!("cpu: {} walkers on {} threads", self.walkers.len(), self.threads)
     }
 
+    fn timed_rounds(&self) -> bool {
+        false
+    }
+
     fn walkers(&self) -> usize {
         self.walkers.len()
     }

@@ -280,6 +280,10 @@ impl Engine for GpuEngine {
         format!("gpu: {}, {} walkers (warps)", self.name, self.walkers)
     }
 
+    fn timed_rounds(&self) -> bool {
+        self.options.round_us != 0
+    }
+
     fn walkers(&self) -> usize {
         self.walkers
     }
@@ -485,6 +489,10 @@ impl Engine for MultiGpu {
 
     fn walkers(&self) -> usize {
         self.runners.iter().map(|r| r.walkers).sum()
+    }
+
+    fn timed_rounds(&self) -> bool {
+        self.runners.iter().any(GpuEngine::timed_rounds)
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {

@@ -37,6 +37,8 @@ pub trait Engine {
     fn describe(&self) -> String;
     /// How many walkers it runs.
     fn walkers(&self) -> usize;
+    /// Whether its rounds end after a time (then `run_round`'s steps are only a cap).
+    fn timed_rounds(&self) -> bool;
     /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`.
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()>;
     /// Runs every walker for up to `steps` steps (or the engine's round time, where it has
