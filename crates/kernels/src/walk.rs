@@ -347,12 +347,9 @@ impl<S: FactorStore> Warp<S> {
         // 32-bit slot numbers: the loop's compares and counters in one instruction each.
         let (t_slot, u_slot) = (t as u32, u as u32);
         for j in 0..self.k as u32 {
-            let s = j * 32 + self.lane;
-            let z = self.term_from(s as usize, rotation);
             // An empty slot (all zero) hits no key unless x or y has a zero factor, which takes
             // the slow path whatever the pass finds: no test for it here.
-            let other = s != t_slot && s != u_slot;
-            let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
+            let (z, other, hits) = self.group_hits(j, rotation, keys, t_slot, u_slot);
             // Two factors shared with x or y: the flipped one and one more, or both others.
             let two =
                 (z.a == shared && (hits[0] | hits[1] | hits[2] | hits[3])) | (hits[0] & hits[1]) | (hits[2] & hits[3]);
@@ -395,6 +392,28 @@ impl<S: FactorStore> Warp<S> {
         }
     }
 
+    /// This lane's term in row `j` of a pass after a flip (seen from the flip's position),
+    /// whether it is another than the flipped `t_slot` and `u_slot`, and which of the four
+    /// changed groups (`keys`: x's factors at Q and R, then y's) it is in.
+    #[inline(always)]
+    fn group_hits(
+        &self,
+        j: u32,
+        rotation: [usize; 3],
+        keys: [u64; 4],
+        t_slot: u32,
+        u_slot: u32,
+    ) -> (Term, bool, [bool; 4]) {
+        let s = j * 32 + self.lane;
+        let z = self.term_from(s as usize, rotation);
+        let other = s != t_slot && s != u_slot;
+        (
+            z,
+            other,
+            [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]],
+        )
+    }
+
     /// Which of the groups of three in `threes` (bits in the order of [`Warp::settle`]) may be
     /// dependent. A second pass over the terms (groups of three are rarer than flips) sums each
     /// group's factors, folded to 32 bits, at each position where a dependency can be new:
@@ -408,10 +427,7 @@ impl<S: FactorStore> Warp<S> {
         let (t_slot, u_slot) = (t as u32, u as u32);
         let mut sums = [0u32; 6];
         for j in 0..self.k as u32 {
-            let s = j * 32 + self.lane;
-            let z = self.term_from(s as usize, rotation);
-            let other = s != t_slot && s != u_slot;
-            let hits = [z.b == keys[0], z.c == keys[1], z.b == keys[2], z.c == keys[3]];
+            let (z, other, hits) = self.group_hits(j, rotation, keys, t_slot, u_slot);
             let member = hits.map(|hit| if other && hit { u32::MAX } else { 0 });
             let (za, zb, zc) = (fold(z.a), fold(z.b), fold(z.c));
             sums[0] ^= za & member[0];
