@@ -24,6 +24,17 @@ pub const FLAG_TRAP: u32 = 4;
 /// each step then costs the same whatever the rank.
 pub const FLAG_SCAN: u32 = 8;
 
+/// Flag: lanes draw the slots they offer to a match mostly among their partner hints (the
+/// slots last seen with a partner at the step's position, or changed by a flip since), rather
+/// than uniformly. More matches find pairs where most factors are unique; a new pair of two
+/// unhinted terms meets less often.
+pub const FLAG_HINTS: u32 = 16;
+
+/// Bytes of shared memory that a warp keeps after its `3 * cap` factors: its partner hints,
+/// one 32-bit word per position and lane (bit `j` of lane `l`'s word at a position: slot
+/// `32 * j + l` had a partner there when last seen).
+pub const HINT_BYTES: usize = 3 * 32 * 4;
+
 /// The state of one walker (one warp) between launches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]

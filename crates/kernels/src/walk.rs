@@ -10,7 +10,14 @@
 //!
 //! A step: the warp agrees on a position (its random stream is warp-uniform); each lane reads
 //! the factor at that position of a random slot of its own, and one match.any.sync finds the
-//! lanes holding equal factors. Inside each group of equal factors the lanes pair up in lane
+//! lanes holding equal factors. A match sees only the 32 terms offered, and where a lane holds
+//! many slots most factors of a scheme are unique (in the walk on 8x8x8, two in three), so
+//! most matches find nothing. With FLAG_HINTS a lane draws mostly among its partner hints:
+//! per position, the slots whose factor had a partner in the last match that offered it, or
+//! that a flip changed since (a new factor may have one). A pair keeps its shared factor
+//! through its flips, so hints stay good; a draw in four ignores them, to meet the partners
+//! no hint names. The price: a new pair whose members are both unhinted meets only in those
+//! draws, so reductions are found more slowly (BENCHMARKS.md). Inside each group of equal factors the lanes pair up in lane
 //! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them, one
 //! after another, starting at a random one (each pair is confirmed first: an earlier flip's
 //! reductions may have changed it).
@@ -34,7 +41,9 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{log, WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD};
+use flipgraph_core::device::{
+    log, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, HINT_BYTES, NO_LOAD,
+};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
@@ -46,6 +55,9 @@ use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set
 const FLIPLESS_AFTER: u32 = 8;
 /// Lanes with at most this many slots draw among their live slots only.
 const LIVE_DRAW_SLOTS: usize = 4;
+/// Draws of an own slot that take the hints: those whose random bits hit this mask (3 in 4;
+/// the others draw among all slots, to find the partners that no hint names).
+const EXPLORE_MASK: u32 = 0b11;
 /// Steps between two looks at the clock in a round by time.
 const CLOCK_EVERY: u32 = 64;
 /// Pending terms to check for reductions after one move.
@@ -72,6 +84,8 @@ struct Warp<S: FactorStore> {
     /// Slots per lane.
     k: usize,
     smem: S,
+    /// The partner hints (core's `HINT_BYTES`): 3 positions x 32 lanes of 32-bit words.
+    hints: Shared32,
     best: *mut u64,
     log: *mut u32,
     p: Params,
@@ -213,26 +227,65 @@ impl<S: FactorStore> Warp<S> {
     }
 
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
-    /// few slots a lane draws among its live ones (a draw of an empty slot finds no partner).
+    /// few slots a lane draws among its live ones (a draw of an empty slot finds no partner);
+    /// with more, mostly among those its hints at `pos` name.
     #[inline(always)]
-    fn own_slot(&self, r: u32, round: usize) -> usize {
+    fn own_slot(&self, r: u32, round: usize, pos: Position) -> usize {
         let mut h = r ^ self.lane.wrapping_mul(0x9e37_79b9) ^ (round as u32).wrapping_mul(0x85eb_ca6b);
         h ^= h >> 16;
         h = h.wrapping_mul(0x7feb_352d);
         h ^= h >> 15;
         let lane = self.lane as usize;
-        if self.k <= LIVE_DRAW_SLOTS {
+        let candidates = if self.k <= LIVE_DRAW_SLOTS {
             let mut live = 0u32;
             for j in 0..self.k {
                 live |= ((self.factor(0, j * 32 + lane) != 0) as u32) << j;
             }
-            if live != 0 {
-                let n = ((h as u64 * live.count_ones() as u64) >> 32) as u32;
-                return nth_set_bit(live, n) as usize * 32 + lane;
-            }
+            live
+        } else if self.hinted() && h & EXPLORE_MASK != 0 {
+            self.hint(pos)
+        } else {
+            0
+        };
+        let row = if candidates != 0 {
+            nth_set_bit(candidates, ((h as u64 * candidates.count_ones() as u64) >> 32) as u32) as usize
+        } else {
+            ((h as u64 * self.k as u64) >> 32) as usize
+        };
+        row * 32 + lane
+    }
+
+    /// Whether this walk draws by its partner hints (FLAG_HINTS, and more slots per lane than
+    /// a live draw takes).
+    #[inline(always)]
+    fn hinted(&self) -> bool {
+        self.p.flags & FLAG_HINTS != 0 && self.k > LIVE_DRAW_SLOTS
+    }
+
+    /// This lane's partner hints at `pos`: bit `j` for the slot of row `j`.
+    #[inline(always)]
+    fn hint(&self, pos: Position) -> u32 {
+        // SAFETY: 3 * 32 words.
+        unsafe { self.hints.read(pos.index() * 32 + self.lane as usize) as u32 }
+    }
+
+    /// Records whether this lane's `slot` has a partner at `pos` (its own lane's hints only,
+    /// so no other lane reads the word: no synchronisation).
+    #[inline(always)]
+    fn set_hint(&self, pos: Position, slot: usize, partnered: bool) {
+        let bit = 1 << (slot / 32);
+        let word = (self.hint(pos) & !bit) | if partnered { bit } else { 0 };
+        // SAFETY: as in `hint`.
+        unsafe { self.hints.write(pos.index() * 32 + self.lane as usize, word as u64) };
+    }
+
+    /// Hints that the factor of `slot` at `pos` is new (a flip changed it), so that the lane
+    /// holding it offers it soon: it may have found a partner.
+    #[inline(always)]
+    fn hint_new_factor(&self, pos: Position, slot: usize) {
+        if slot % 32 == self.lane as usize {
+            self.set_hint(pos, slot, true);
         }
-        let j = ((h as u64 * self.k as u64) >> 32) as usize;
-        j * 32 + lane
     }
 
     /// One step: a match and the flips it offers, or a plus move.
@@ -250,11 +303,14 @@ impl<S: FactorStore> Warp<S> {
         let r = self.rng.bits();
         let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
         for round in 0..self.p.rounds.min(self.k) {
-            let slot = self.own_slot((r >> 32) as u32, round);
+            let slot = self.own_slot((r >> 32) as u32, round, pos);
             let key = self.factor(pos.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
             let same = match_any_u32(fold(key));
+            if self.hinted() {
+                self.set_hint(pos, slot, key != 0 && same.count_ones() >= 2);
+            }
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
             let keeper = key != 0 && before.is_multiple_of(2) && before + 1 < same.count_ones();
@@ -313,6 +369,11 @@ impl<S: FactorStore> Warp<S> {
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
         moves::flip(&mut x, &mut y, Position::A);
         self.put2_from(t, x, u, y, rotation);
+        if self.hinted() {
+            // core's flip: `t` changes at R, `u` at Q.
+            self.hint_new_factor(pos.prev(), t);
+            self.hint_new_factor(pos.next(), u);
+        }
         self.log(log::FLIP, pos, t, u, 0);
         self.tally.flips += 1;
         self.st.since_reduction += 1;
@@ -715,8 +776,14 @@ impl<S: FactorStore> Warp<S> {
         }
     }
 
-    /// Copies `src` into shared memory; returns the number of live terms.
+    /// Copies `src` into shared memory, with hints that every slot may have a partner (the
+    /// first draws correct them); returns the number of live terms.
     fn fill(&self, src: *const u64) -> u32 {
+        let every_row = u32::MAX >> (32 - self.k);
+        for pos in 0..3 {
+            // SAFETY: as in `hint`.
+            unsafe { self.hints.write(pos * 32 + self.lane as usize, every_row as u64) };
+        }
         let mut live = 0;
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
@@ -742,7 +809,7 @@ macro_rules! walk_kernel {
         /// # Safety
         /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
         /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
-        /// shared memory of `3 * cap` factors per warp of the block.
+        /// shared memory of `3 * cap` factors and `HINT_BYTES` per warp of the block.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(
             terms: *mut u64,
@@ -788,7 +855,7 @@ walk_kernel!(
 /// The body of the walk kernels, with their parameters.
 ///
 /// # Safety
-/// As for [`walk`], with `3 * cap * S::BYTES` bytes of shared memory per warp.
+/// As for [`walk`], with `3 * cap * S::BYTES + HINT_BYTES` bytes of shared memory per warp.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn run<S: FactorStore>(
@@ -831,10 +898,13 @@ unsafe fn run<S: FactorStore>(
     // SAFETY: per the contract above.
     let mut st = unsafe { *states.add(warp_id) };
     let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
+    // This warp's factors, then its hints.
+    let warp_shared = unsafe { shared.add((tid / 32) * (3 * cap_us * S::BYTES + HINT_BYTES)) };
     let mut w = Warp {
         lane: warp::lane_id(),
         k: cap_us / 32,
-        smem: unsafe { S::new(shared.add((tid / 32) * 3 * cap_us * S::BYTES)) },
+        smem: unsafe { S::new(warp_shared) },
+        hints: unsafe { Shared32::new(warp_shared.add(3 * cap_us * S::BYTES)) },
         best: unsafe { best.add(warp_id * 3 * cap_us) },
         log: unsafe { log.add(warp_id * 2 * log_cap as usize) },
         p,

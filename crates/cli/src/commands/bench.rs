@@ -264,6 +264,8 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.gpu_round_ms.to_string(),
         "--gpu-reductions".into(),
         format!("{:?}", e.gpu_reductions).to_lowercase(),
+        "--gpu-hints".into(),
+        format!("{:?}", e.gpu_hints).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -299,6 +301,8 @@ mod tests {
                 "3",
                 "--plateau",
                 "50",
+                "--gpu-hints",
+                "on",
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
         ] {

@@ -9,7 +9,7 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::walk::WalkConfig;
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
-use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Reductions, PTX};
+use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
 use crate::engine::Engine;
 
 /// Show the usable GPUs, or why there is none.
@@ -71,7 +71,11 @@ fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
 }
 
 fn self_test() -> Result<()> {
-    for reductions in [Reductions::Scan, Reductions::Walk] {
+    for (reductions, hints) in [
+        (Reductions::Scan, Hints::Off),
+        (Reductions::Walk, Hints::Off),
+        (Reductions::Walk, Hints::On),
+    ] {
         for (dims, plateau) in [
             ((2, 2, 2), 30),
             ((3, 3, 3), 50),
@@ -81,7 +85,7 @@ fn self_test() -> Result<()> {
             // Factors above 32 bits: the 64-bit kernel (the shapes above run the 32-bit one).
             ((6, 6, 6), 500),
         ] {
-            self_test_shape(Shape::new(dims.0, dims.1, dims.2)?, plateau, reductions)?;
+            self_test_shape(Shape::new(dims.0, dims.1, dims.2)?, plateau, reductions, hints)?;
         }
     }
     println!("self-test passed");
@@ -89,7 +93,7 @@ fn self_test() -> Result<()> {
 }
 
 /// One shape of the self-test: walkers with a move log, replayed by core.
-fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions) -> Result<()> {
+fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions, hints: Hints) -> Result<()> {
     const WALKERS: usize = 16;
     const LOG: usize = 1 << 14;
     let config = WalkConfig {
@@ -107,6 +111,7 @@ fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions) -> Result
         // Exact step counts: the logs must not depend on timing.
         round_us: 0,
         reductions,
+        hints,
     };
     let mut engine = GpuEngine::open(shape, options)?;
     let naive = Scheme::naive(shape);
@@ -148,7 +153,7 @@ fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions) -> Result
     }
     let c = round.counters;
     println!(
-        "self-test {shape} (reductions: {reductions:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} (reductions: {reductions:?}, hints: {hints:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
         c.steps, c.flips, c.plus, c.reductions, c.generalized
     );

@@ -13,7 +13,7 @@ use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::cpu::CpuEngine;
-use crate::engine::gpu::{self, GpuEngine, GpuOptions, MultiGpu, Reductions};
+use crate::engine::gpu::{self, GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
 use crate::engine::Engine;
 use crate::schemes::read_valid_f2;
 use crate::search::output::{Checkpoint, Output};
@@ -83,6 +83,9 @@ pub struct EngineArgs {
     /// GPU: most flips taken from the disjoint pairs that one match finds.
     #[arg(long, default_value_t = 8)]
     pub gpu_flips: u32,
+    /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub gpu_hints: Hints,
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = 4_000_000)]
     pub patience: u64,
@@ -155,6 +158,7 @@ impl EngineArgs {
             rounds: self.gpu_rounds,
             flips: self.gpu_flips,
             reductions: self.gpu_reductions,
+            hints: self.gpu_hints,
             round_us: self.gpu_round_us(),
         };
         // One runner per visible GPU (CUDA_VISIBLE_DEVICES picks which).

@@ -9,7 +9,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use flipgraph_core::device::{WarpState, FLAG_GENERALIZED, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD};
+use flipgraph_core::device::{
+    WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, HINT_BYTES, NO_LOAD,
+};
 use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
@@ -42,9 +44,10 @@ impl Kernel {
         }
     }
 
-    /// Dynamic shared memory of a block of walkers with `cap` slots each.
+    /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
+    /// factors and its partner hints.
     fn block_bytes(self, cap: usize) -> usize {
-        BLOCK_WARPS * 3 * cap * self.factor_bytes
+        BLOCK_WARPS * (3 * cap * self.factor_bytes + HINT_BYTES)
     }
 }
 
@@ -72,7 +75,38 @@ pub struct GpuOptions {
     pub round_us: u32,
     /// How the walkers find reductions: a scan after every flip, or the walk's own moves.
     pub reductions: Reductions,
+    /// Whether lanes draw the slots they offer to a match by their partner hints.
+    pub hints: Hints,
 }
+
+/// Whether a GPU walker's lanes draw the terms they offer to a match by their partner hints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hints {
+    /// On where each lane holds at least 8 slots (7x7x7 and 8x8x8 from naive), where a
+    /// uniform match seldom pairs; off below.
+    Auto,
+    /// Three draws in four among the slots last seen with a partner (or changed by a flip):
+    /// more flips per match where most factors are unique, but a new pair of two unhinted
+    /// terms meets only when both are drawn uniformly (one draw in four each), so reductions
+    /// may come more slowly.
+    On,
+    /// Uniform draws.
+    Off,
+}
+
+impl Hints {
+    /// Whether walkers of `cap` slots take hints.
+    fn enabled(self, cap: usize) -> bool {
+        match self {
+            Hints::Auto => cap / 32 >= HINTS_FROM_SLOTS,
+            Hints::On => true,
+            Hints::Off => false,
+        }
+    }
+}
+
+/// Slots per lane from which `Hints::Auto` takes hints.
+const HINTS_FROM_SLOTS: usize = 8;
 
 /// How a GPU walker finds the reductions that its flips make possible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -84,6 +118,12 @@ pub enum Reductions {
     /// and generalized flips take the groups of 3 to 5 terms that a match samples. A step
     /// costs the same at any rank; a reduction may wait until the walk meets it.
     Walk,
+}
+
+/// Term slots per walker (a multiple of 32) for walks of `shape` that may climb `slack` (at
+/// most 64) above the naive rank, with a free slot for a plus move.
+fn walker_cap(shape: Shape, slack: usize) -> usize {
+    (shape.naive_rank() + slack.min(64) + 1).div_ceil(32) * 32
 }
 
 /// Whether a GPU can be used, and which: the names of the devices, or why not.
@@ -155,8 +195,7 @@ impl GpuEngine {
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
-        let slack = options.config.max_rank.min(64);
-        let cap = (shape.naive_rank() + slack + 1).div_ceil(32) * 32;
+        let cap = walker_cap(shape, options.config.max_rank);
         let block_bytes = kernel.block_bytes(cap);
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -370,6 +409,11 @@ impl GpuEngine {
                 FLAG_SCAN
             } else {
                 0
+            }
+            | if self.options.hints.enabled(self.cap) {
+                FLAG_HINTS
+            } else {
+                0
             };
         self.rounds += 1;
         let flags = flags
@@ -523,5 +567,22 @@ impl Engine for MultiGpu {
     fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
         let (runner, w) = self.locate(walker)?;
         runner.current_scheme(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{walker_cap, Hints};
+    use flipgraph_core::Shape;
+
+    #[test]
+    fn automatic_hints_take_the_shapes_whose_lanes_hold_eight_slots_or_more() {
+        let on = |n| Hints::Auto.enabled(walker_cap(Shape::new(n, n, n).unwrap(), 4));
+        assert_eq!(
+            (3..=8).map(on).collect::<Vec<_>>(),
+            [false, false, false, false, true, true]
+        );
+        assert!(Hints::On.enabled(walker_cap(Shape::new(2, 2, 2).unwrap(), 4)));
+        assert!(!Hints::Off.enabled(walker_cap(Shape::new(8, 8, 8).unwrap(), 4)));
     }
 }
