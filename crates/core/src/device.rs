@@ -35,6 +35,12 @@ pub const FLAG_HINTS: u32 = 16;
 /// `32 * j + l` had a partner there when last seen).
 pub const HINT_BYTES: usize = 3 * 32 * 4;
 
+/// Bytes of shared memory per warp for walkers of `cap` slots whose factors take
+/// `factor_bytes` each: the factors (A, B, then C), then the partner hints.
+pub const fn warp_shared_bytes(cap: usize, factor_bytes: usize) -> usize {
+    3 * cap * factor_bytes + HINT_BYTES
+}
+
 /// The state of one walker (one warp) between launches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]

@@ -10,17 +10,19 @@
 //!
 //! A step: the warp agrees on a position (its random stream is warp-uniform); each lane reads
 //! the factor at that position of a random slot of its own, and one match.any.sync finds the
-//! lanes holding equal factors. A match sees only the 32 terms offered, and where a lane holds
-//! many slots most factors of a scheme are unique (in the walk on 8x8x8, two in three), so
-//! most matches find nothing. With FLAG_HINTS a lane draws mostly among its partner hints:
-//! per position, the slots whose factor had a partner in the last match that offered it, or
-//! that a flip changed since (a new factor may have one). A pair keeps its shared factor
-//! through its flips, so hints stay good; a draw in four ignores them, to meet the partners
-//! no hint names. The price: a new pair whose members are both unhinted meets only in those
-//! draws, so reductions are found more slowly (BENCHMARKS.md). Inside each group of equal factors the lanes pair up in lane
+//! lanes holding equal factors. Inside each group of equal factors the lanes pair up in lane
 //! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them, one
 //! after another, starting at a random one (each pair is confirmed first: an earlier flip's
 //! reductions may have changed it).
+//!
+//! Partner hints (FLAG_HINTS): a match sees only the 32 terms offered, and where a lane holds
+//! many slots most factors of a scheme are unique (in the walk on 8x8x8, two in three), so
+//! most matches find nothing. With hints a lane draws mostly among, per position, the slots
+//! whose factor had a partner in the last match that offered it, or that a flip changed since
+//! (a new factor may have one). A pair keeps its shared factor through its flips, so hints
+//! stay good; a draw in four ignores them, to meet the partners no hint names. The price: a
+//! new pair whose members are both unhinted meets only in those draws, so reductions are found
+//! more slowly (BENCHMARKS.md).
 //!
 //! Reductions, two ways (FLAG_SCAN picks):
 //! - By the walk (the default): a flip of two terms that share two factors zeroes one of
@@ -42,7 +44,7 @@
 use core::arch::nvptx;
 
 use flipgraph_core::device::{
-    log, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, HINT_BYTES, NO_LOAD,
+    log, warp_shared_bytes, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
@@ -57,7 +59,7 @@ const FLIPLESS_AFTER: u32 = 8;
 const LIVE_DRAW_SLOTS: usize = 4;
 /// Draws of an own slot that take the hints: those whose random bits hit this mask (3 in 4;
 /// the others draw among all slots, to find the partners that no hint names).
-const EXPLORE_MASK: u32 = 0b11;
+const HINTED_DRAWS: u32 = 0b11;
 /// Steps between two looks at the clock in a round by time.
 const CLOCK_EVERY: u32 = 64;
 /// Pending terms to check for reductions after one move.
@@ -242,7 +244,7 @@ impl<S: FactorStore> Warp<S> {
                 live |= ((self.factor(0, j * 32 + lane) != 0) as u32) << j;
             }
             live
-        } else if self.hinted() && h & EXPLORE_MASK != 0 {
+        } else if self.hinted() && h & HINTED_DRAWS != 0 {
             self.hint(pos)
         } else {
             0
@@ -809,7 +811,7 @@ macro_rules! walk_kernel {
         /// # Safety
         /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
         /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
-        /// shared memory of `3 * cap` factors and `HINT_BYTES` per warp of the block.
+        /// shared memory of core's `warp_shared_bytes` per warp of the block.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(
             terms: *mut u64,
@@ -855,7 +857,7 @@ walk_kernel!(
 /// The body of the walk kernels, with their parameters.
 ///
 /// # Safety
-/// As for [`walk`], with `3 * cap * S::BYTES + HINT_BYTES` bytes of shared memory per warp.
+/// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn run<S: FactorStore>(
@@ -899,7 +901,7 @@ unsafe fn run<S: FactorStore>(
     let mut st = unsafe { *states.add(warp_id) };
     let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
     // This warp's factors, then its hints.
-    let warp_shared = unsafe { shared.add((tid / 32) * (3 * cap_us * S::BYTES + HINT_BYTES)) };
+    let warp_shared = unsafe { shared.add((tid / 32) * warp_shared_bytes(cap_us, S::BYTES)) };
     let mut w = Warp {
         lane: warp::lane_id(),
         k: cap_us / 32,

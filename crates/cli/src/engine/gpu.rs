@@ -10,7 +10,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, HINT_BYTES, NO_LOAD,
+    warp_shared_bytes, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
@@ -47,7 +47,7 @@ impl Kernel {
     /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
     /// factors and its partner hints.
     fn block_bytes(self, cap: usize) -> usize {
-        BLOCK_WARPS * (3 * cap * self.factor_bytes + HINT_BYTES)
+        BLOCK_WARPS * warp_shared_bytes(cap, self.factor_bytes)
     }
 }
 
