@@ -493,3 +493,46 @@ fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
         assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
     }
 }
+
+#[test]
+fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
+    let (laderman, strassen) = (data("3x3x3-r23-laderman.m"), data("2x2x2-r7-strassen.m"));
+    let out = flipgraph(&[
+        "bench",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--seconds",
+        "0.5",
+        "--json",
+        "--cpu-thread",
+        "--from",
+        laderman.to_str().unwrap(),
+        strassen.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (rows[0]["size"].as_str(), rows[0]["start_rank"].as_u64()),
+        (Some("3x3x3"), Some(23))
+    );
+    assert_eq!(
+        (rows[1]["size"].as_str(), rows[1]["start_rank"].as_u64()),
+        (Some("2x2x2"), Some(7))
+    );
+    for row in rows {
+        assert!(
+            row["rank"].as_u64().unwrap() <= row["start_rank"].as_u64().unwrap(),
+            "{row}"
+        );
+        assert!(row["cpu_thread_vertices_per_s"].as_f64().unwrap() > 0.0, "{row}");
+        assert_eq!(row["walkers_invalid"], 0, "{row}");
+    }
+    // A bad start names the file.
+    let out = flipgraph(&["bench", "--backend", "cpu", "--from", "/nonexistent/x.m"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("/nonexistent/x.m"), "{}", text(&out));
+}

@@ -205,3 +205,55 @@ fn every_visible_gpu_runs_its_own_walkers() {
     assert_eq!(all["walkers_invalid"], 0, "{all}");
     assert_eq!(all["rejected"], 0, "{all}");
 }
+
+/// Kronecker products of the fixtures in `dir`: 6x6x6 r161 (Strassen x Laderman) and 8x8x8
+/// r343 (Strassen cubed), schemes with no flip at all, whose 8x8 factors repeat their upper
+/// rows in their lower ones.
+fn products(dir: &std::path::Path) -> [String; 2] {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
+    let strassen = format!("{data}/2x2x2-r7-strassen.m");
+    let path = |name: &str| dir.join(name).display().to_string();
+    for (first, second, out) in [
+        (
+            strassen.clone(),
+            format!("{data}/3x3x3-r23-laderman.m"),
+            path("666.json"),
+        ),
+        (strassen.clone(), strassen.clone(), path("444.json")),
+        (strassen.clone(), path("444.json"), path("888.json")),
+    ] {
+        let made = flipgraph(&["product", &first, &second, "--mod2", "-o", &out]);
+        assert!(made.status.success(), "{}", text(&made));
+    }
+    [path("666.json"), path("888.json")]
+}
+
+#[test]
+fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let [six, eight] = products(dir.path());
+    // The self-test fails a start whose walks apply no flip.
+    let out = flipgraph(&["gpu", "--self-test", "--from", &six, "--from", &eight]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("8x8x8 rank 343"), "{}", text(&out));
+    let out = flipgraph(&[
+        "bench",
+        "--backend",
+        "gpu",
+        "--from",
+        &six,
+        &eight,
+        "--seconds",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        assert!(row["flips"].as_u64().unwrap() > 0, "{row}");
+        assert_eq!(row["walkers_invalid"], 0, "{row}");
+    }
+}

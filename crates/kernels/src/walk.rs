@@ -309,7 +309,7 @@ impl<S: FactorStore> Warp<S> {
             let key = self.factor(pos.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
-            let same = match_any_u32(fold(key));
+            let same = match_any_u32(fold32(key));
             if self.hinted() {
                 self.set_hint(pos, slot, key != 0 && same.count_ones() >= 2);
             }
@@ -330,9 +330,13 @@ impl<S: FactorStore> Warp<S> {
             }
             // A keeper's partner is the next lane of its group.
             let partner = shuffle(slot as u32, (same & lanes_above()).trailing_zeros() & 31);
-            self.failed = 0;
-            self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work);
-            return;
+            // Only a flip ends the run of failed steps: a match of two folds that differ on
+            // the full factors (or of a factor with an empty slot) is no partner, and a
+            // scheme whose keys collide so must still reach its plus move.
+            if self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work) {
+                self.failed = 0;
+                return;
+            }
         }
         self.failed += 1;
         self.st.since_reduction += 1;
@@ -340,13 +344,15 @@ impl<S: FactorStore> Warp<S> {
 
     /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own slot,
     /// partner slot << 16), from a random one on, each in a random direction.
-    fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
+    /// Returns whether it flipped any.
+    fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) -> bool {
         let r = self.rng.bits();
         let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
         let mut rest = keepers.rotate_right(start);
+        let mut flipped = false;
         for taken in 0..self.p.flips {
             if rest == 0 || self.st.rank <= self.p.target {
-                return;
+                break;
             }
             // Each pair after the first is an attempt of its own.
             self.tally.steps += (taken > 0) as u32;
@@ -361,8 +367,10 @@ impl<S: FactorStore> Warp<S> {
             let key = self.factor(pos.index(), t);
             if key != 0 && key == self.factor(pos.index(), u) {
                 self.flip(t, u, pos, work);
+                flipped = true;
             }
         }
+        flipped
     }
 
     /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`.
@@ -492,7 +500,7 @@ impl<S: FactorStore> Warp<S> {
         for j in 0..self.k as u32 {
             let (z, other, hits) = self.group_hits(j, rotation, keys, t_slot, u_slot);
             let member = hits.map(|hit| if other && hit { u32::MAX } else { 0 });
-            let (za, zb, zc) = (fold(z.a), fold(z.b), fold(z.c));
+            let (za, zb, zc) = (fold32(z.a), fold32(z.b), fold32(z.c));
             sums[0] ^= za & member[0];
             sums[1] ^= zc & member[0];
             sums[2] ^= zb & member[1];
@@ -501,7 +509,7 @@ impl<S: FactorStore> Warp<S> {
             sums[5] ^= zb & member[3];
         }
         // The others' sum equal to x's or y's own factor: the three sum to zero.
-        let own = [x.a, x.c, x.b, y.a, y.c, y.b].map(fold);
+        let own = [x.a, x.c, x.b, y.a, y.c, y.b].map(fold32);
         let mut dependent = 0;
         for ((sum, own), group) in sums.into_iter().zip(own).zip([0, 0, 1, 2, 2, 3]) {
             if threes & (1 << group) != 0 && warp::xor(sum) == own {
@@ -970,11 +978,20 @@ unsafe fn run<S: FactorStore>(
 }
 
 /// A factor folded to 32 bits: a match key, or a term of a sum, whose equality is only a hint
-/// (checked on the full factors after).
+/// (checked on the full factors after). Linear over F2 (the folds of a group sum to the fold
+/// of its sum, which [`Warp::dependent_threes`] relies on). The high half is rotated before
+/// the XOR: a plain `low ^ high` folds every 8x8 factor whose lower four rows repeat its upper
+/// four to zero, the key of an empty slot, and Kronecker products are full of them (in
+/// Strassen x Kauers-Moosbauer, 8x8x8 r329, such terms matched only empty slots). A rotation
+/// by an odd amount folds to zero only the factors whose halves are a rotation of each other.
+/// Factors of at most 32 bits fold to themselves, exactly.
 #[inline(always)]
-fn fold(factor: u64) -> u32 {
-    factor as u32 ^ (factor >> 32) as u32
+fn fold32(factor: u64) -> u32 {
+    factor as u32 ^ ((factor >> 32) as u32).rotate_left(FOLD_ROTATION)
 }
+
+/// The rotation of [`fold32`]'s high half.
+const FOLD_ROTATION: u32 = 13;
 
 /// A dependent subset of the group (lane `i` holds member `i` of `n` <= 5) by the preprint's
 /// method: lane `l` sums the factors of subset `l + 1` at Q and at R, and a ballot finds the

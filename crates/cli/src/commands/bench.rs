@@ -13,19 +13,28 @@ use serde_json::json;
 
 use super::search::EngineArgs;
 use crate::search::progress::{si, Progress};
-use crate::search::{Driver, SearchConfig, Start};
+use crate::search::{self, Driver, SearchConfig};
 
-/// Measure: vertices/s, steps/s and rank reached per size from the naive scheme; or the wall
-/// time from process start to a verified scheme of a given rank.
+/// Measure: vertices/s, steps/s and rank reached per size from the naive scheme (or from given
+/// schemes); or the wall time from process start to a verified scheme of a given rank.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   flipgraph bench --backend cpu --sizes 3,4,5,6,7,8 --seconds 10
   flipgraph bench --backend gpu --sizes 4 --seconds 20 --json
+  flipgraph bench --backend gpu --from 7x7x7-r245.b32 --from 8x8x8-r329.json --cpu-thread
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
 pub struct Args {
     /// Sizes (square N or NxMxP), comma separated.
     #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
     sizes: Vec<Shape>,
+    /// Start from these schemes instead of the naive scheme of --sizes (the record regime:
+    /// throughput near the best known ranks).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    from: Vec<PathBuf>,
+    /// Also measure one thread of the CPU engine on each start (for the same time), and the
+    /// engine's ratio to it.
+    #[arg(long)]
+    cpu_thread: bool,
     /// Seconds per size.
     #[arg(long, default_value_t = 10.0)]
     seconds: f64,
@@ -60,73 +69,58 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
+/// A measured start: its name and scheme.
+struct Start {
+    name: String,
+    scheme: Scheme,
+}
+
+/// The starts of a throughput run: the files of --from, else the naive scheme of each size.
+fn starts(args: &Args) -> Result<Vec<Start>> {
+    if args.from.is_empty() {
+        return Ok(args
+            .sizes
+            .iter()
+            .map(|&shape| Start {
+                name: shape.to_string(),
+                scheme: Scheme::naive(shape),
+            })
+            .collect());
+    }
+    args.from
+        .iter()
+        .map(|path| {
+            let scheme = crate::schemes::read_valid_f2(path)?;
+            let file = path
+                .file_name()
+                .map_or(path.display().to_string(), |f| f.to_string_lossy().into_owned());
+            Ok(Start {
+                name: format!("{} r{} ({file})", scheme.shape(), scheme.rank()),
+                scheme,
+            })
+        })
+        .collect()
+}
+
 fn throughput(args: &Args) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut engine_name = String::new();
-    for &shape in &args.sizes {
-        let mut engine = args.engine.open(shape)?;
-        engine_name = engine.describe();
-        let config = SearchConfig {
-            shape,
-            target: 1,
-            time_limit: Some(Duration::from_secs_f64(args.seconds)),
-            seed: args.engine.seed,
-            steps_per_round: args.engine.steps_per_round(engine.timed_rounds()),
-            patience: args.engine.patience,
-            pool_per_rank: 64,
-            checkpoint_every: Duration::from_secs(3600),
-        };
-        let start = Start {
-            pool: vec![Scheme::naive(shape)],
-            elapsed: Duration::ZERO,
-            counters: Counters::default(),
-            rounds: 0,
-        };
-        let driver = Driver::new(
-            engine.as_mut(),
-            config,
-            start,
-            None,
-            Progress::new(false, true),
-            Instant::now(),
-        )?;
-        let summary = driver.run(&AtomicBool::new(false))?;
-        // Audit: every walker's scheme at the end must verify.
-        let audited = engine.walkers();
-        let mut invalid = 0;
-        for w in 0..audited {
-            if verify(&engine.current_scheme(w)?).is_err() {
-                invalid += 1;
-            }
+    for start in starts(args)? {
+        let (name, row) = measure(&args.engine, &start, args.seconds)?;
+        engine_name = name;
+        let mut row = row;
+        if args.cpu_thread {
+            let (_, cpu) = measure(&one_cpu_thread(&args.engine), &start, args.seconds)?;
+            let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
+            row["cpu_thread_vertices_per_s"] = json!(per_thread);
+            row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
         }
-        let secs = summary.walk_time.as_secs_f64();
-        let c = summary.counters;
-        let row = json!({
-            "size": shape.to_string(),
-            "engine": engine_name,
-            "seconds": secs,
-            "vertices": c.vertices,
-            "steps": c.steps,
-            "vertices_per_s": c.vertices as f64 / secs,
-            "steps_per_s": c.steps as f64 / secs,
-            "rank": summary.best.rank(),
-            "flips": c.flips, "plus": c.plus, "reductions": c.reductions, "generalized": c.generalized,
-            "walkers_audited": audited,
-            "walkers_invalid": invalid,
-            "rejected": summary.rejected,
-        });
         if !args.json {
             eprintln!(
                 "{}: {} vertices/s, rank {}",
-                shape,
-                si(c.vertices as f64 / secs),
-                summary.best.rank()
-            );
-        }
-        if invalid > 0 || summary.rejected > 0 {
-            bail!(
-                "{shape}: {invalid} walkers hold invalid schemes, {} improvements failed verification",
-                summary.rejected
+                start.name,
+                si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
+                row["rank"]
             );
         }
         rows.push(row);
@@ -134,22 +128,116 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        println!("engine: {engine_name}");
-        println!("| size | vertices/s | steps/s | rank reached | seconds | walkers audited |");
-        println!("|---|---|---|---|---|---|");
-        for r in &rows {
-            println!(
-                "| {} | {} | {} | {} | {:.1} | {} valid |",
-                r["size"].as_str().unwrap_or(""),
-                si(r["vertices_per_s"].as_f64().unwrap_or(0.0)),
-                si(r["steps_per_s"].as_f64().unwrap_or(0.0)),
-                r["rank"],
-                r["seconds"].as_f64().unwrap_or(0.0),
-                r["walkers_audited"]
-            );
-        }
+        print_table(&engine_name, &rows, args.cpu_thread);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The engine settings of `engine` on one CPU thread (its default walkers per thread).
+fn one_cpu_thread(engine: &EngineArgs) -> EngineArgs {
+    EngineArgs {
+        backend: super::search::Backend::Cpu,
+        threads: Some(1),
+        walkers: None,
+        ..engine.clone()
+    }
+}
+
+/// Walks from `start` for `seconds` on the engine of `engine_args`; audits every walker at the
+/// end. Returns the engine's description and the row of figures.
+fn measure(engine_args: &EngineArgs, start: &Start, seconds: f64) -> Result<(String, serde_json::Value)> {
+    let shape = start.scheme.shape();
+    let mut engine = engine_args.open(shape)?;
+    let engine_name = engine.describe();
+    let config = SearchConfig {
+        shape,
+        target: 1,
+        time_limit: Some(Duration::from_secs_f64(seconds)),
+        seed: engine_args.seed,
+        steps_per_round: engine_args.steps_per_round(engine.timed_rounds()),
+        patience: engine_args.patience,
+        pool_per_rank: 64,
+        checkpoint_every: Duration::from_secs(3600),
+    };
+    let pool = search::Start {
+        pool: vec![start.scheme.clone()],
+        elapsed: Duration::ZERO,
+        counters: Counters::default(),
+        rounds: 0,
+    };
+    let driver = Driver::new(
+        engine.as_mut(),
+        config,
+        pool,
+        None,
+        Progress::new(false, true),
+        Instant::now(),
+    )?;
+    let summary = driver.run(&AtomicBool::new(false))?;
+    // Audit: every walker's scheme at the end must verify.
+    let audited = engine.walkers();
+    let mut invalid = 0;
+    for w in 0..audited {
+        if verify(&engine.current_scheme(w)?).is_err() {
+            invalid += 1;
+        }
+    }
+    if invalid > 0 || summary.rejected > 0 {
+        bail!(
+            "{}: {invalid} walkers hold invalid schemes, {} improvements failed verification",
+            start.name,
+            summary.rejected
+        );
+    }
+    let secs = summary.walk_time.as_secs_f64();
+    let c = summary.counters;
+    let row = json!({
+        "size": shape.to_string(),
+        "start": start.name,
+        "start_rank": start.scheme.rank(),
+        "engine": engine_name,
+        "seconds": secs,
+        "vertices": c.vertices,
+        "steps": c.steps,
+        "vertices_per_s": c.vertices as f64 / secs,
+        "steps_per_s": c.steps as f64 / secs,
+        "rank": summary.best.rank(),
+        "flips": c.flips, "plus": c.plus, "reductions": c.reductions, "generalized": c.generalized,
+        "walkers_audited": audited,
+        "walkers_invalid": invalid,
+        "rejected": summary.rejected,
+    });
+    Ok((engine_name, row))
+}
+
+/// The rows of a throughput run as a Markdown table.
+fn print_table(engine_name: &str, rows: &[serde_json::Value], cpu_thread: bool) {
+    let f = |r: &serde_json::Value, key: &str| r[key].as_f64().unwrap_or(0.0);
+    println!("engine: {engine_name}");
+    let extra = if cpu_thread { " one CPU thread | ratio |" } else { "" };
+    let rule = if cpu_thread { "---|---|" } else { "" };
+    println!("| start | vertices/s | steps/s | rank reached | seconds | walkers audited |{extra}");
+    println!("|---|---|---|---|---|---|{rule}");
+    for r in rows {
+        let cpu = if cpu_thread {
+            format!(
+                " {} | {:.0}x |",
+                si(f(r, "cpu_thread_vertices_per_s")),
+                f(r, "cpu_threads_equivalent")
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "| {} | {} | {} | {} | {:.1} | {} valid |{cpu}",
+            r["start"].as_str().unwrap_or(""),
+            si(f(r, "vertices_per_s")),
+            si(f(r, "steps_per_s")),
+            r["rank"],
+            f(r, "seconds"),
+            r["walkers_audited"]
+        );
+    }
 }
 
 /// Runs `flipgraph search` as fresh processes and times each from spawn to exit.

@@ -1,5 +1,6 @@
 //! `flipgraph gpu`: which GPUs are usable, the embedded PTX, and the GPU self-test.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
@@ -11,6 +12,7 @@ use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
 use crate::engine::Engine;
+use crate::schemes::read_valid_f2;
 
 /// Show the usable GPUs, or why there is none.
 #[derive(clap::Args)]
@@ -23,6 +25,9 @@ pub struct Args {
     /// the host, and the terms must agree; every scheme must verify.
     #[arg(long)]
     self_test: bool,
+    /// Self-test: also walk from these schemes (valid over F2), in every mode.
+    #[arg(long = "from", value_name = "FILE", requires = "self_test")]
+    from: Vec<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -36,7 +41,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("GPU {i}: {name}");
     }
     if args.self_test {
-        self_test()?;
+        let starts = args
+            .from
+            .iter()
+            .map(|path| read_valid_f2(path))
+            .collect::<Result<Vec<_>>>()?;
+        self_test(&starts)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -70,7 +80,9 @@ fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
     Ok(())
 }
 
-fn self_test() -> Result<()> {
+/// The differential test from the naive scheme of six shapes and from `starts`, in every
+/// reduction and hint mode.
+fn self_test(starts: &[Scheme]) -> Result<()> {
     for (reductions, hints) in [
         (Reductions::Scan, Hints::Off),
         (Reductions::Walk, Hints::Off),
@@ -85,17 +97,23 @@ fn self_test() -> Result<()> {
             // Factors above 32 bits: the 64-bit kernel (the shapes above run the 32-bit one).
             ((6, 6, 6), 500),
         ] {
-            self_test_shape(Shape::new(dims.0, dims.1, dims.2)?, plateau, reductions, hints)?;
+            let naive = Scheme::naive(Shape::new(dims.0, dims.1, dims.2)?);
+            self_test_walks(&naive, plateau, reductions, hints)?;
+        }
+        for start in starts {
+            self_test_walks(start, 500, reductions, hints)?;
         }
     }
     println!("self-test passed");
     Ok(())
 }
 
-/// One shape of the self-test: walkers with a move log, replayed by core.
-fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions, hints: Hints) -> Result<()> {
+/// One start of the self-test: walkers with a move log, replayed by core. A walk that applies
+/// no flip at all fails the test (the walks from Kronecker products did, before 2026-11-23).
+fn self_test_walks(start: &Scheme, plateau: u64, reductions: Reductions, hints: Hints) -> Result<()> {
     const WALKERS: usize = 16;
     const LOG: usize = 1 << 14;
+    let shape = start.shape();
     let config = WalkConfig {
         plateau,
         generalized: true,
@@ -114,9 +132,8 @@ fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions, hints: Hi
         hints,
     };
     let mut engine = GpuEngine::open(shape, options)?;
-    let naive = Scheme::naive(shape);
     for w in 0..WALKERS {
-        engine.load(w, &naive, 1000 + w as u64)?;
+        engine.load(w, start, 1000 + w as u64)?;
     }
     let round = engine.run_round(2000, 0)?;
     let mut moves_replayed = 0;
@@ -126,7 +143,7 @@ fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions, hints: Hi
             made <= LOG,
             "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
         );
-        let mut slots = engine.staged_slots(&naive);
+        let mut slots = engine.staged_slots(start);
         for &e in &entries {
             replay(&mut slots, e)?;
         }
@@ -147,14 +164,20 @@ fn self_test_shape(shape: Shape, plateau: u64, reductions: Reductions, hints: Hi
         );
         verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
         let best = engine.best_scheme(w)?;
-        if round.walkers[w].best_rank < naive.rank() {
+        if round.walkers[w].best_rank < start.rank() {
             verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;
         }
     }
     let c = round.counters;
+    ensure!(
+        c.flips > 0,
+        "{shape} rank {}: {WALKERS} walks of 2000 steps applied no flip ({c:?})",
+        start.rank()
+    );
     println!(
-        "self-test {shape} (reductions: {reductions:?}, hints: {hints:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} rank {} (reductions: {reductions:?}, hints: {hints:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
+        start.rank(),
         c.steps, c.flips, c.plus, c.reductions, c.generalized
     );
     Ok(())
