@@ -1,9 +1,11 @@
-//! Types shared by the GPU walk kernel (crates/kernels) and its host runner: the memory layout
-//! both sides agree on. `#[repr(C)]` and [`Pod`], so the host uploads them as bytes.
+//! The contract between the GPU walk kernel (crates/kernels) and its host runner: the launch
+//! parameters ([`Launch`]), the per-walker state ([`WarpState`]) and the memory layout both sides
+//! index by ([`scheme_words`], [`factor_index`]). `#[repr(C)]` and [`Pod`], so the host uploads
+//! them as bytes; a change here is a change on both sides at once.
 //!
 //! Terms of walker `w` live in global memory as three arrays of `cap` factors (A, B, then C),
-//! at `terms[(w * 3 + position) * cap + slot]`; a slot whose factor A is 0 is empty. Staged
-//! schemes (loads) and best schemes use the same layout.
+//! at `terms[w * scheme_words(cap) + factor_index(cap, position, slot)]`; a slot whose factor A
+//! is 0 is empty. Staged schemes (loads) and best schemes use the same layout.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -39,6 +41,63 @@ pub const HINT_BYTES: usize = 3 * 32 * 4;
 /// `factor_bytes` each: the factors (A, B, then C), then the partner hints.
 pub const fn warp_shared_bytes(cap: usize, factor_bytes: usize) -> usize {
     3 * cap * factor_bytes + HINT_BYTES
+}
+
+/// Words (factors) of one walker's scheme of `cap` slots in global memory: three arrays of
+/// `cap` factors.
+pub const fn scheme_words(cap: usize) -> usize {
+    3 * cap
+}
+
+/// Where the factor at `position` (0 for A, 1 for B, 2 for C) of `slot` lies in a scheme of
+/// `cap` slots, in global or in shared memory.
+pub const fn factor_index(cap: usize, position: usize, slot: usize) -> usize {
+    position * cap + slot
+}
+
+/// Words of one walker's move log of `log_cap` entries (two words an entry, [`log::pack`]).
+pub const fn log_words(log_cap: usize) -> usize {
+    2 * log_cap
+}
+
+/// The walk kernels' one parameter: the buffers and the settings of a launch. Pointers travel
+/// as device addresses (`u64`); the kernel turns them back into pointers, and its safety
+/// contract is that the host built this value with [`Launch`]'s layout rules: `warps` walkers
+/// of `cap` slots in `terms`, `best` and `states`, staged schemes in the same layout in
+/// `staging`, and `log_words(log_cap)` words of log per walker in `log`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct Launch {
+    /// Walkers' current terms: `warps * scheme_words(cap)` factors.
+    pub terms: u64,
+    /// Walkers' best terms since their last load, in the same layout.
+    pub best: u64,
+    /// One [`WarpState`] per walker.
+    pub states: u64,
+    /// Staged schemes that walkers load ([`WarpState::load`]), in the same layout.
+    pub staging: u64,
+    /// Move logs: `log_words(log_cap)` words per walker.
+    pub log: u64,
+    /// Walkers (warps) in the launch.
+    pub warps: u32,
+    /// Term slots per walker, a multiple of 32.
+    pub cap: u32,
+    /// Steps per walker, at most.
+    pub steps: u32,
+    /// A walker stops at this rank or below.
+    pub target: u32,
+    /// Steps without a reduction before a plus move (0: never).
+    pub plateau: u32,
+    /// `FLAG_*` bits.
+    pub flags: u32,
+    /// Entries of each move log.
+    pub log_cap: u32,
+    /// Slots each lane samples per step (match rounds) before the step gives up.
+    pub rounds: u32,
+    /// Most flips taken from the pairs of one match.
+    pub flips: u32,
+    /// When not zero, every walker stops after this many microseconds (or `steps`).
+    pub round_us: u32,
 }
 
 /// The state of one walker (one warp) between launches.

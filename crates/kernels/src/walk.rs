@@ -44,7 +44,8 @@
 use core::arch::nvptx;
 
 use flipgraph_core::device::{
-    log, warp_shared_bytes, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_GENERALIZED, FLAG_HINTS,
+    FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
@@ -156,7 +157,7 @@ impl<S: FactorStore> Warp<S> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
-        unsafe { self.smem.read(pos * self.p.cap + slot) }
+        unsafe { self.smem.read(factor_index(self.p.cap, pos, slot)) }
     }
 
     #[inline(always)]
@@ -168,7 +169,7 @@ impl<S: FactorStore> Warp<S> {
     /// once per move, so that reading a term rotated costs no selects by position.
     #[inline(always)]
     fn rotation(&self, pos: Position) -> [usize; 3] {
-        [pos, pos.next(), pos.prev()].map(|at| at.index() * self.p.cap)
+        [pos, pos.next(), pos.prev()].map(|at| factor_index(self.p.cap, at.index(), 0))
     }
 
     /// The term at `slot` seen from the position of `rotation`.
@@ -185,7 +186,7 @@ impl<S: FactorStore> Warp<S> {
         if self.lane == 0 {
             for (pos, f) in t.factors().into_iter().enumerate() {
                 // SAFETY: as in `factor`.
-                unsafe { self.smem.write(pos * self.p.cap + slot, f) };
+                unsafe { self.smem.write(factor_index(self.p.cap, pos, slot), f) };
             }
         }
         warp::sync();
@@ -330,13 +331,12 @@ impl<S: FactorStore> Warp<S> {
             }
             // A keeper's partner is the next lane of its group.
             let partner = shuffle(slot as u32, (same & lanes_above()).trailing_zeros() & 31);
-            // Only a flip ends the run of failed steps: a match of two folds that differ on
-            // the full factors (or of a factor with an empty slot) is no partner, and a
-            // scheme whose keys collide so must still reach its plus move.
-            if self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work) {
-                self.failed = 0;
-                return;
-            }
+            // Only a flip ends the run of failed steps (`flip` resets it): a match of two
+            // folds that differ on the full factors (or of a factor with an empty slot) is no
+            // partner, and a scheme whose keys collide so must still reach its plus move.
+            self.failed += 1;
+            self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work);
+            return;
         }
         self.failed += 1;
         self.st.since_reduction += 1;
@@ -344,15 +344,13 @@ impl<S: FactorStore> Warp<S> {
 
     /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own slot,
     /// partner slot << 16), from a random one on, each in a random direction.
-    /// Returns whether it flipped any.
-    fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) -> bool {
+    fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
         let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
         let mut rest = keepers.rotate_right(start);
-        let mut flipped = false;
         for taken in 0..self.p.flips {
             if rest == 0 || self.st.rank <= self.p.target {
-                break;
+                return;
             }
             // Each pair after the first is an attempt of its own.
             self.tally.steps += (taken > 0) as u32;
@@ -367,10 +365,8 @@ impl<S: FactorStore> Warp<S> {
             let key = self.factor(pos.index(), t);
             if key != 0 && key == self.factor(pos.index(), u) {
                 self.flip(t, u, pos, work);
-                flipped = true;
             }
         }
-        flipped
     }
 
     /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`.
@@ -386,6 +382,7 @@ impl<S: FactorStore> Warp<S> {
         }
         self.log(log::FLIP, pos, t, u, 0);
         self.tally.flips += 1;
+        self.failed = 0;
         self.st.since_reduction += 1;
         if self.p.flags & FLAG_SCAN != 0 {
             self.settle(t, x, u, y, pos, rotation, work);
@@ -680,7 +677,7 @@ impl<S: FactorStore> Warp<S> {
         if keeper {
             for (p, f) in x.factors().into_iter().enumerate() {
                 // SAFETY: as in `factor`; each lane writes its own member's slot.
-                unsafe { self.smem.write(p * self.p.cap + mine, f) };
+                unsafe { self.smem.write(factor_index(self.p.cap, p, mine), f) };
             }
         }
         warp::sync();
@@ -780,8 +777,8 @@ impl<S: FactorStore> Warp<S> {
         for pos in 0..3 {
             for j in 0..self.k {
                 let s = j * 32 + self.lane as usize;
-                // SAFETY: dst holds 3 * cap factors for this warp.
-                unsafe { *dst.add(pos * self.p.cap + s) = self.factor(pos, s) };
+                // SAFETY: dst holds this warp's scheme_words(cap) factors.
+                unsafe { *dst.add(factor_index(self.p.cap, pos, s)) = self.factor(pos, s) };
             }
         }
     }
@@ -798,8 +795,9 @@ impl<S: FactorStore> Warp<S> {
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             for pos in 0..3 {
-                // SAFETY: src holds 3 * cap factors, smem this warp's arrays.
-                unsafe { self.smem.write(pos * self.p.cap + s, *src.add(pos * self.p.cap + s)) };
+                // SAFETY: src holds scheme_words(cap) factors, smem this warp's arrays.
+                let at = factor_index(self.p.cap, pos, s);
+                unsafe { self.smem.write(at, *src.add(at)) };
             }
             live += ballot(self.factor(0, s) != 0).count_ones();
         }
@@ -813,38 +811,18 @@ macro_rules! walk_kernel {
     ($(#[$doc:meta])* $name:ident, $store:ty) => {
         $(#[$doc])*
         ///
-        /// `round_us`, when not zero, ends the walk of every warp after that many microseconds
-        /// (or `steps` steps, if sooner).
+        /// `launch.round_us`, when not zero, ends the walk of every warp after that many
+        /// microseconds (or `launch.steps` steps, if sooner).
         ///
         /// # Safety
-        /// Pointers as laid out by flipgraph_core::device for `warps` walkers of capacity `cap`
-        /// (a multiple of 32), `log` with `log_cap` entries of two words per warp, and dynamic
-        /// shared memory of core's `warp_shared_bytes` per warp of the block.
+        /// `launch` holds device addresses laid out as flipgraph_core::device says for
+        /// `launch.warps` walkers of capacity `launch.cap` (a multiple of 32) and move logs of
+        /// `launch.log_cap` entries, and the block has dynamic shared memory of core's
+        /// `warp_shared_bytes` per warp.
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            terms: *mut u64,
-            best: *mut u64,
-            states: *mut WarpState,
-            staging: *const u64,
-            log: *mut u32,
-            warps: u32,
-            cap: u32,
-            steps: u32,
-            target: u32,
-            plateau: u32,
-            flags: u32,
-            log_cap: u32,
-            rounds: u32,
-            flips: u32,
-            round_us: u32,
-        ) {
+        pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
             // SAFETY: the contract above.
-            unsafe {
-                run::<$store>(
-                    terms, best, states, staging, log, warps, cap, steps, target, plateau, flags, log_cap, rounds, flips,
-                    round_us,
-                )
-            }
+            unsafe { run::<$store>(launch) }
         }
     };
 }
@@ -862,29 +840,31 @@ walk_kernel!(
     Shared32
 );
 
-/// The body of the walk kernels, with their parameters.
+/// The body of the walk kernels.
 ///
 /// # Safety
 /// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn run<S: FactorStore>(
-    terms: *mut u64,
-    best: *mut u64,
-    states: *mut WarpState,
-    staging: *const u64,
-    log: *mut u32,
-    warps: u32,
-    cap: u32,
-    steps: u32,
-    target: u32,
-    plateau: u32,
-    flags: u32,
-    log_cap: u32,
-    rounds: u32,
-    flips: u32,
-    round_us: u32,
-) {
+unsafe fn run<S: FactorStore>(launch: Launch) {
+    let Launch {
+        terms,
+        best,
+        states,
+        staging,
+        log,
+        warps,
+        cap,
+        steps,
+        target,
+        plateau,
+        flags,
+        log_cap,
+        rounds,
+        flips,
+        round_us,
+    } = launch;
+    let (terms, best, states) = (terms as *mut u64, best as *mut u64, states as *mut WarpState);
+    let (staging, log) = (staging as *const u64, log as *mut u32);
     if flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
         unsafe { core::arch::asm!("trap;") };
@@ -907,16 +887,17 @@ unsafe fn run<S: FactorStore>(
     };
     // SAFETY: per the contract above.
     let mut st = unsafe { *states.add(warp_id) };
-    let mine = unsafe { terms.add(warp_id * 3 * cap_us) };
+    let words = scheme_words(cap_us);
+    let mine = unsafe { terms.add(warp_id * words) };
     // This warp's factors, then its hints.
     let warp_shared = unsafe { shared.add((tid / 32) * warp_shared_bytes(cap_us, S::BYTES)) };
     let mut w = Warp {
         lane: warp::lane_id(),
         k: cap_us / 32,
         smem: unsafe { S::new(warp_shared) },
-        hints: unsafe { Shared32::new(warp_shared.add(3 * cap_us * S::BYTES)) },
-        best: unsafe { best.add(warp_id * 3 * cap_us) },
-        log: unsafe { log.add(warp_id * 2 * log_cap as usize) },
+        hints: unsafe { Shared32::new(warp_shared.add(words * S::BYTES)) },
+        best: unsafe { best.add(warp_id * words) },
+        log: unsafe { log.add(warp_id * log_words(log_cap as usize)) },
         p,
         st: Ranks {
             rank: st.rank,
@@ -934,7 +915,7 @@ unsafe fn run<S: FactorStore>(
         len: 0,
     };
     if st.load != NO_LOAD {
-        let live = w.fill(unsafe { staging.add(st.load as usize * 3 * cap_us) });
+        let live = w.fill(unsafe { staging.add(st.load as usize * words) });
         w.st.rank = live;
         w.st.best_rank = live;
         w.st.since_reduction = 0;

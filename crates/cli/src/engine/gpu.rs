@@ -7,10 +7,13 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    warp_shared_bytes, WarpState, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_GENERALIZED, FLAG_HINTS,
+    FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
@@ -209,7 +212,7 @@ impl GpuEngine {
         let resident = sms * blocks_per_sm.max(1) * BLOCK_WARPS;
         let walkers = options.walkers.unwrap_or(resident);
         let stream = ctx.default_stream();
-        let words = walkers * 3 * cap;
+        let words = walkers * scheme_words(cap);
         let total_mem = cudarc::driver::result::mem_get_info()
             .map(|(_, total)| total)
             .unwrap_or(usize::MAX);
@@ -232,7 +235,7 @@ impl GpuEngine {
         let best = alloc(words)?;
         let states = alloc(walkers * STATE_WORDS)?;
         let log = stream
-            .alloc_zeros::<u32>((walkers * 2 * options.log_entries).max(1))
+            .alloc_zeros::<u32>((walkers * log_words(options.log_entries)).max(1))
             .map_err(driver("GPU memory allocation"))?;
         let host_states = vec![
             WarpState {
@@ -265,13 +268,14 @@ impl GpuEngine {
 
     /// Walker `w`'s terms (or best terms) by slot, as on the device.
     fn slots(&self, buffer: &CudaSlice<u64>, w: usize) -> Result<Vec<Term>> {
-        let n = 3 * self.cap;
+        let n = scheme_words(self.cap);
         let words = self
             .stream
             .clone_dtoh(&buffer.slice(w * n..(w + 1) * n))
             .map_err(driver("copy from the GPU"))?;
+        let factor = |pos, slot| words[factor_index(self.cap, pos, slot)];
         Ok((0..self.cap)
-            .map(|s| Term::new(words[s], words[self.cap + s], words[2 * self.cap + s]))
+            .map(|s| Term::new(factor(0, s), factor(1, s), factor(2, s)))
             .collect())
     }
 
@@ -283,7 +287,7 @@ impl GpuEngine {
     /// Walker `w`'s move log (packed entries) and how many moves it made (the log holds the
     /// first `log_entries`).
     pub fn move_log(&self, w: usize) -> Result<(Vec<[u32; 2]>, usize)> {
-        let n = 2 * self.options.log_entries;
+        let n = log_words(self.options.log_entries);
         let words = self
             .stream
             .clone_dtoh(&self.log.slice(w * n..(w + 1) * n))
@@ -339,7 +343,7 @@ impl Engine for GpuEngine {
         let index = match self.staged_index.get(scheme.terms()) {
             Some(&i) => i,
             None => {
-                let i = (self.staged.len() / (3 * self.cap)) as u32;
+                let i = (self.staged.len() / scheme_words(self.cap)) as u32;
                 let slots = self.staged_slots(scheme);
                 for pos in flipgraph_core::Position::ALL {
                     self.staged.extend(slots.iter().map(|t| t.get(pos)));
@@ -402,57 +406,43 @@ impl GpuEngine {
             .map_err(driver(copy))?;
         self.staged.clear();
         self.staged_index.clear();
-        let config = self.options.config;
-        let flags = if config.generalized { FLAG_GENERALIZED } else { 0 }
-            | if self.options.log_entries > 0 { FLAG_LOG } else { 0 }
-            | if self.options.reductions == Reductions::Scan {
-                FLAG_SCAN
-            } else {
-                0
-            }
-            | if self.options.hints.enabled(self.cap) {
-                FLAG_HINTS
-            } else {
-                0
-            };
         self.rounds += 1;
-        let flags = flags
-            | if self.trap_round == Some(self.rounds) {
-                FLAG_TRAP
-            } else {
-                0
-            };
-        let (walkers, cap, steps) = (self.walkers as u32, self.cap as u32, steps.min(u32::MAX as u64) as u32);
-        let (target, plateau, log_entries) = (
-            target as u32,
-            config.plateau.min(u32::MAX as u64) as u32,
-            self.options.log_entries as u32,
-        );
-        let launch = LaunchConfig {
+        let trap = self.trap_round == Some(self.rounds);
+        let config = LaunchConfig {
             grid_dim: (self.walkers.div_ceil(BLOCK_WARPS) as u32, 1, 1),
             block_dim: (32 * BLOCK_WARPS as u32, 1, 1),
             shared_mem_bytes: self.kernel.block_bytes(self.cap) as u32,
         };
-        let mut builder = self.stream.launch_builder(&self.func);
-        builder
-            .arg(&mut self.terms)
-            .arg(&mut self.best)
-            .arg(&mut self.states)
-            .arg(&staging)
-            .arg(&mut self.log)
-            .arg(&walkers)
-            .arg(&cap)
-            .arg(&steps)
-            .arg(&target)
-            .arg(&plateau)
-            .arg(&flags)
-            .arg(&log_entries)
-            .arg(&self.options.rounds)
-            .arg(&self.options.flips)
-            .arg(&self.options.round_us);
-        // SAFETY: the buffers follow flipgraph_core::device's layout for `walkers` walkers of
-        // `cap` slots; the shared memory is what the kernel indexes.
-        unsafe { builder.launch(launch) }.map_err(driver(&format!("launching kernel '{}'", self.kernel.name)))?;
+        {
+            // The guards record the buffers' use on the stream when the launch is queued.
+            let (terms, _t) = self.terms.device_ptr_mut(&self.stream);
+            let (best, _b) = self.best.device_ptr_mut(&self.stream);
+            let (states, _s) = self.states.device_ptr_mut(&self.stream);
+            let (staged, _g) = staging.device_ptr(&self.stream);
+            let (log, _l) = self.log.device_ptr_mut(&self.stream);
+            let buffers = Buffers {
+                terms,
+                best,
+                states,
+                staging: staged,
+                log,
+            };
+            let launch = LaunchArg(launch(
+                &self.options,
+                self.walkers,
+                self.cap,
+                buffers,
+                steps,
+                target,
+                trap,
+            ));
+            let mut builder = self.stream.launch_builder(&self.func);
+            builder.arg(&launch);
+            // SAFETY: `launch` holds the addresses of buffers laid out by flipgraph_core::device
+            // for its walkers and slots (they live until the round is read back), and the
+            // block's shared memory is what the kernel indexes.
+            unsafe { builder.launch(config) }.map_err(driver(&format!("launching kernel '{}'", self.kernel.name)))?;
+        }
         self.staging = Some(staging);
         Ok(())
     }
@@ -477,6 +467,62 @@ impl GpuEngine {
         Ok(round)
     }
 }
+
+/// The device addresses of a launch's buffers.
+#[derive(Clone, Copy, Debug)]
+struct Buffers {
+    terms: u64,
+    best: u64,
+    states: u64,
+    staging: u64,
+    log: u64,
+}
+
+/// The kernels' parameter for a round of `steps` steps toward `target` by `walkers` walkers of
+/// `cap` slots in `buffers`, with the settings of `options` (and a trap, the test hook, when
+/// `trap`). The one place where the host writes the launch contract.
+fn launch(
+    options: &GpuOptions,
+    walkers: usize,
+    cap: usize,
+    buffers: Buffers,
+    steps: u64,
+    target: usize,
+    trap: bool,
+) -> Launch {
+    let config = options.config;
+    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
+    let flags = flag(config.generalized, FLAG_GENERALIZED)
+        | flag(options.log_entries > 0, FLAG_LOG)
+        | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
+        | flag(options.hints.enabled(cap), FLAG_HINTS)
+        | flag(trap, FLAG_TRAP);
+    let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
+    Launch {
+        terms: buffers.terms,
+        best: buffers.best,
+        states: buffers.states,
+        staging: buffers.staging,
+        log: buffers.log,
+        warps: walkers as u32,
+        cap: cap as u32,
+        steps: clamp(steps),
+        target: clamp(target as u64),
+        plateau: clamp(config.plateau),
+        flags,
+        log_cap: options.log_entries as u32,
+        rounds: options.rounds,
+        flips: options.flips,
+        round_us: options.round_us,
+    }
+}
+
+/// [`Launch`] as a kernel argument: passed by value, as the kernels' one parameter.
+#[repr(transparent)]
+struct LaunchArg(Launch);
+
+// SAFETY: a `#[repr(C)]` plain-old-data struct, the kernels' parameter type.
+unsafe impl DeviceRepr for LaunchArg {}
 
 /// Every visible GPU as one engine: one [`GpuEngine`] (runner) per device, walkers numbered
 /// across them in device order, rounds launched on all devices before any is waited for.
@@ -572,8 +618,57 @@ impl Engine for MultiGpu {
 
 #[cfg(test)]
 mod tests {
-    use super::{walker_cap, Hints};
+    use super::{launch, walker_cap, Buffers, GpuOptions, Hints, Reductions};
+    use flipgraph_core::device::{FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
+    use flipgraph_core::walk::WalkConfig;
     use flipgraph_core::Shape;
+
+    #[test]
+    fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
+        let options = GpuOptions {
+            walkers: None,
+            config: WalkConfig {
+                plateau: 1 << 40,
+                generalized: true,
+                max_rank: 4,
+            },
+            device: 0,
+            log_entries: 7,
+            rounds: 2,
+            flips: 8,
+            round_us: 100_000,
+            reductions: Reductions::Scan,
+            hints: Hints::Auto,
+        };
+        let buffers = Buffers {
+            terms: 0x1000,
+            best: 0x2000,
+            states: 0x3000,
+            staging: 0x4000,
+            log: 0x5000,
+        };
+        let l = launch(&options, 100, 544, buffers, u64::MAX, 328, false);
+        assert_eq!(
+            [l.terms, l.best, l.states, l.staging, l.log],
+            [0x1000, 0x2000, 0x3000, 0x4000, 0x5000]
+        );
+        assert_eq!((l.warps, l.cap, l.target, l.log_cap), (100, 544, 328, 7));
+        assert_eq!((l.rounds, l.flips, l.round_us), (2, 8, 100_000));
+        // Counts beyond 32 bits saturate rather than wrap.
+        assert_eq!((l.steps, l.plateau), (u32::MAX, u32::MAX));
+        // 17 slots per lane: automatic hints are on.
+        assert_eq!(l.flags, FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS);
+        let quiet = GpuOptions {
+            log_entries: 0,
+            reductions: Reductions::Walk,
+            config: WalkConfig {
+                generalized: false,
+                ..options.config
+            },
+            ..options
+        };
+        assert_eq!(launch(&quiet, 1, 64, buffers, 10, 1, true).flags, FLAG_TRAP);
+    }
 
     #[test]
     fn automatic_hints_take_the_shapes_whose_lanes_hold_eight_slots_or_more() {
