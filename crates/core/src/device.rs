@@ -32,6 +32,10 @@ pub const FLAG_SCAN: u32 = 8;
 /// unhinted terms meets less often.
 pub const FLAG_HINTS: u32 = 16;
 
+/// Flag: each walker adapts its plateau limit ([`WarpState::plateau`]) to its reductions, by
+/// core's [`crate::plateau`] rule; without it the limit stays as loaded.
+pub const FLAG_ADAPTIVE: u32 = 32;
+
 /// Bytes of shared memory that a warp keeps after its `3 * cap` factors: its partner hints,
 /// one 32-bit word per position and lane (bit `j` of lane `l`'s word at a position: slot
 /// `32 * j + l` had a partner there when last seen).
@@ -86,8 +90,6 @@ pub struct Launch {
     pub steps: u32,
     /// A walker stops at this rank or below.
     pub target: u32,
-    /// Steps without a reduction before a plus move (0: never).
-    pub plateau: u32,
     /// `FLAG_*` bits.
     pub flags: u32,
     /// Entries of each move log.
@@ -98,6 +100,8 @@ pub struct Launch {
     pub flips: u32,
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
+    /// Zero: keeps the size a multiple of 8, so that a `Pod` has no padding.
+    pub reserved: u32,
 }
 
 /// The state of one walker (one warp) between launches.
@@ -120,6 +124,11 @@ pub struct WarpState {
     pub load: u32,
     /// Entries written to this warp's move log.
     pub logged: u32,
+    /// Steps without a reduction before a plus move (0: never): fixed, or adapted by the walk
+    /// with [`FLAG_ADAPTIVE`] ([`crate::plateau`]).
+    pub plateau: u32,
+    /// Zero: keeps the size a multiple of 8, so that a `Pod` has no padding.
+    pub reserved: u32,
 }
 
 /// Kinds of logged moves.

@@ -7,8 +7,8 @@
 //! the field). Over F2 each factor is a bit mask in one `u64` (n, m, p <= 8).
 //!
 //! Layers, from the bottom:
-//! - [`shape`], [`term`], [`moves`] and [`rng`]: `no_std` without `alloc`, so the GPU kernels
-//!   compile the very same move logic for the nvptx64 target.
+//! - [`shape`], [`term`], [`moves`], [`plateau`] and [`rng`]: `no_std` without `alloc`, so the
+//!   GPU kernels compile the very same move logic and plateau schedule for the nvptx64 target.
 //! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
 //!   verification over F2 and Z, and the single-scheme random walk.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
@@ -35,6 +35,7 @@ pub mod counters;
 pub mod device;
 pub mod known;
 pub mod moves;
+pub mod plateau;
 pub mod rng;
 pub mod shape;
 pub mod term;

@@ -37,7 +37,8 @@
 //!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
 //!
 //! Each generalized flip folds with core's `fold_subset` (so repeated folds reach the rank
-//! method's optimum). After a plateau of `plateau` steps without a reduction, a plus move.
+//! method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
+//! limit is the walker's own, and with FLAG_ADAPTIVE it follows core's `plateau` rule.
 //! Every move is a function of flipgraph-core; with FLAG_LOG each elementary move is logged for
 //! replay on the host.
 
@@ -45,8 +46,9 @@ use core::arch::nvptx;
 
 use flipgraph_core::device::{
     factor_index, log, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_GENERALIZED, FLAG_HINTS,
-    FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    FLAG_ADAPTIVE, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
+use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
@@ -75,7 +77,6 @@ struct Params {
     /// Most flips taken from the pairs of one match.
     flips: u32,
     target: u32,
-    plateau: u32,
     flags: u32,
     log_cap: u32,
 }
@@ -108,6 +109,8 @@ struct Ranks {
     since_reduction: u32,
     max_rank: u32,
     logged: u32,
+    /// The plateau limit (core's `plateau` module adapts it under FLAG_ADAPTIVE).
+    plateau: u32,
 }
 
 /// The counts of one launch in 32-bit registers (a launch takes fewer than 2^32 steps), added
@@ -294,13 +297,18 @@ impl<S: FactorStore> Warp<S> {
     /// One step: a match and the flips it offers, or a plus move.
     fn step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
-        let plateau = self.p.plateau > 0 && self.st.since_reduction >= self.p.plateau;
+        let plateau = self.st.plateau > 0 && self.st.since_reduction >= self.st.plateau;
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
         let flipless = self.failed >= FLIPLESS_AFTER;
         if (plateau || flipless) && self.st.rank < self.st.max_rank {
             self.failed = 0;
-            self.outlined(|w| w.plus_move());
+            self.outlined(|w| {
+                if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
+                    w.st.plateau = grown(w.st.plateau);
+                }
+                w.plus_move()
+            });
             return;
         }
         let r = self.rng.bits();
@@ -565,6 +573,9 @@ impl<S: FactorStore> Warp<S> {
             }
         }
         if self.st.rank < before {
+            if self.p.flags & FLAG_ADAPTIVE != 0 {
+                self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction);
+            }
             self.st.since_reduction = 0;
             if self.st.rank < self.st.best_rank {
                 self.st.best_rank = self.st.rank;
@@ -856,12 +867,12 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
         cap,
         steps,
         target,
-        plateau,
         flags,
         log_cap,
         rounds,
         flips,
         round_us,
+        reserved: _,
     } = launch;
     let (terms, best, states) = (terms as *mut u64, best as *mut u64, states as *mut WarpState);
     let (staging, log) = (staging as *const u64, log as *mut u32);
@@ -881,7 +892,6 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
         rounds: rounds.max(1) as usize,
         flips: flips.max(1),
         target,
-        plateau,
         flags,
         log_cap,
     };
@@ -905,6 +915,7 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
             since_reduction: st.since_reduction,
             max_rank: st.max_rank,
             logged: st.logged,
+            plateau: st.plateau,
         },
         rng: WyRand::new(st.rng),
         failed: 0,
@@ -943,6 +954,7 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
     st.best_rank = w.st.best_rank;
     st.since_reduction = w.st.since_reduction;
     st.logged = w.st.logged;
+    st.plateau = w.st.plateau;
     // Reread here: loaded at the start, the counters would hold 12 registers all launch.
     // SAFETY: as above.
     st.counters = unsafe { (*states.add(warp_id)).counters };

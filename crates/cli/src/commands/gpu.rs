@@ -7,7 +7,7 @@ use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::log;
 use flipgraph_core::moves;
 use flipgraph_core::verify::verify;
-use flipgraph_core::walk::WalkConfig;
+use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
@@ -81,12 +81,13 @@ fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
 }
 
 /// The differential test from the naive scheme of six shapes and from `starts`, in every
-/// reduction and hint mode.
+/// reduction and hint mode, with fixed plateaus and with the adaptive one.
 fn self_test(starts: &[Scheme]) -> Result<()> {
-    for (reductions, hints) in [
-        (Reductions::Scan, Hints::Off),
-        (Reductions::Walk, Hints::Off),
-        (Reductions::Walk, Hints::On),
+    for (reductions, hints, adaptive) in [
+        (Reductions::Scan, Hints::Off, false),
+        (Reductions::Walk, Hints::Off, false),
+        (Reductions::Walk, Hints::On, false),
+        (Reductions::Walk, Hints::Off, true),
     ] {
         for (dims, plateau) in [
             ((2, 2, 2), 30),
@@ -98,10 +99,20 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             ((6, 6, 6), 500),
         ] {
             let naive = Scheme::naive(Shape::new(dims.0, dims.1, dims.2)?);
+            let plateau = if adaptive {
+                Plateau::Adaptive
+            } else {
+                Plateau::Fixed(plateau)
+            };
             self_test_walks(&naive, plateau, reductions, hints)?;
         }
         for start in starts {
-            self_test_walks(start, 500, reductions, hints)?;
+            let plateau = if adaptive {
+                Plateau::Adaptive
+            } else {
+                Plateau::Fixed(500)
+            };
+            self_test_walks(start, plateau, reductions, hints)?;
         }
     }
     println!("self-test passed");
@@ -110,7 +121,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
 
 /// One start of the self-test: walkers with a move log, replayed by core. A walk that applies
 /// no flip at all fails the test (the walks from Kronecker products did, before 2026-11-23).
-fn self_test_walks(start: &Scheme, plateau: u64, reductions: Reductions, hints: Hints) -> Result<()> {
+fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hints: Hints) -> Result<()> {
     const WALKERS: usize = 16;
     const LOG: usize = 1 << 14;
     let shape = start.shape();
@@ -175,7 +186,7 @@ fn self_test_walks(start: &Scheme, plateau: u64, reductions: Reductions, hints: 
         start.rank()
     );
     println!(
-        "self-test {shape} rank {} (reductions: {reductions:?}, hints: {hints:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} rank {} (reductions: {reductions:?}, hints: {hints:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
         start.rank(),
         c.steps, c.flips, c.plus, c.reductions, c.generalized

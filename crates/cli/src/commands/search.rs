@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
-use flipgraph_core::walk::{Counters, WalkConfig};
+use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::cpu::CpuEngine;
@@ -29,13 +29,6 @@ pub enum Backend {
     Gpu,
 }
 
-/// Steps without a reduction before a plus move, on the CPU: on 4x4x4 the descent to rank 49
-/// takes a median 0.96 s with it and 6.6 s with the GPU's 100.
-const CPU_PLATEAU: u64 = 1_000;
-/// The same on a GPU: 4x4x4 to rank 47 took a median 6.3 s with it (4 of 4 runs) against
-/// 20 s with 1000 (5 of 5) and none of 5 runs within 30 s with 20,000.
-const GPU_PLATEAU: u64 = 100;
-
 /// Settings shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
@@ -49,9 +42,11 @@ pub struct EngineArgs {
     /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
     #[arg(long)]
     pub walkers: Option<usize>,
-    /// Steps without a reduction before a plus move leaves the plateau (default: 1000 on the
-    /// CPU, 100 on a GPU, where a step also counts a sample that found no flip; each the best
-    /// measured for 4x4x4, BENCHMARKS.md).
+    /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
+    /// Default: adaptive, per walker: the limit doubles each time a plateau ends in a plus
+    /// move and halves after each reduction (16 to 2^26, from 256), so it follows the
+    /// walker's median wait for a reduction on any shape and rank. The status line and the
+    /// JSON progress show the walkers' median limit.
     #[arg(long)]
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves.
@@ -105,10 +100,10 @@ impl EngineArgs {
         }
     }
 
-    /// The walk's settings; `default_plateau` is the engine's.
-    pub fn walk_config(&self, default_plateau: u64) -> WalkConfig {
+    /// The walk's settings.
+    pub fn walk_config(&self) -> WalkConfig {
         WalkConfig {
-            plateau: self.plateau.unwrap_or(default_plateau),
+            plateau: self.plateau.map_or(Plateau::Adaptive, Plateau::Fixed),
             generalized: !self.no_generalized_flips,
             max_rank: self.plus_slack,
         }
@@ -142,17 +137,13 @@ impl EngineArgs {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         // Many walkers per thread keep the descent from piling onto one dead end.
         let walkers = self.walkers.unwrap_or(16 * threads);
-        Ok(Box::new(CpuEngine::new(
-            threads,
-            walkers,
-            self.walk_config(CPU_PLATEAU),
-        )?))
+        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config())?))
     }
 
     fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
         let options = GpuOptions {
             walkers: self.walkers,
-            config: self.walk_config(GPU_PLATEAU),
+            config: self.walk_config(),
             device: 0,
             log_entries: 0,
             rounds: self.gpu_rounds,

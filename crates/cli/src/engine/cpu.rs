@@ -68,6 +68,7 @@ impl Engine for CpuEngine {
                         WalkerStatus {
                             rank: w.rank(),
                             best_rank: w.best_rank(),
+                            plateau: w.plateau_limit(),
                         },
                     )
                 })

@@ -12,10 +12,10 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_GENERALIZED, FLAG_HINTS,
-    FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_GENERALIZED,
+    FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
-use flipgraph_core::walk::{Counters, WalkConfig};
+use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use super::{Engine, Round, WalkerStatus};
@@ -357,6 +357,7 @@ impl Engine for GpuEngine {
             rank: scheme.rank() as u32,
             best_rank: scheme.rank() as u32,
             max_rank: ((scheme.rank() + slack) as u32).min(self.cap as u32 - 1),
+            plateau: self.options.config.plateau.initial().min(u32::MAX as u64) as u32,
             load: index,
             ..WarpState::default()
         };
@@ -462,6 +463,7 @@ impl GpuEngine {
             round.walkers.push(WalkerStatus {
                 rank: s.rank as usize,
                 best_rank: s.best_rank as usize,
+                plateau: s.plateau as u64,
             });
         }
         Ok(round)
@@ -496,6 +498,7 @@ fn launch(
         | flag(options.log_entries > 0, FLAG_LOG)
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
+        | flag(config.plateau == Plateau::Adaptive, FLAG_ADAPTIVE)
         | flag(trap, FLAG_TRAP);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
@@ -508,12 +511,12 @@ fn launch(
         cap: cap as u32,
         steps: clamp(steps),
         target: clamp(target as u64),
-        plateau: clamp(config.plateau),
         flags,
         log_cap: options.log_entries as u32,
         rounds: options.rounds,
         flips: options.flips,
         round_us: options.round_us,
+        reserved: 0,
     }
 }
 
@@ -619,8 +622,8 @@ impl Engine for MultiGpu {
 #[cfg(test)]
 mod tests {
     use super::{launch, walker_cap, Buffers, GpuOptions, Hints, Reductions};
-    use flipgraph_core::device::{FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
-    use flipgraph_core::walk::WalkConfig;
+    use flipgraph_core::device::{FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
+    use flipgraph_core::walk::{Plateau, WalkConfig};
     use flipgraph_core::Shape;
 
     #[test]
@@ -628,7 +631,7 @@ mod tests {
         let options = GpuOptions {
             walkers: None,
             config: WalkConfig {
-                plateau: 1 << 40,
+                plateau: Plateau::Adaptive,
                 generalized: true,
                 max_rank: 4,
             },
@@ -655,14 +658,18 @@ mod tests {
         assert_eq!((l.warps, l.cap, l.target, l.log_cap), (100, 544, 328, 7));
         assert_eq!((l.rounds, l.flips, l.round_us), (2, 8, 100_000));
         // Counts beyond 32 bits saturate rather than wrap.
-        assert_eq!((l.steps, l.plateau), (u32::MAX, u32::MAX));
+        assert_eq!(l.steps, u32::MAX);
         // 17 slots per lane: automatic hints are on.
-        assert_eq!(l.flags, FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS);
+        assert_eq!(
+            l.flags,
+            FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS | FLAG_ADAPTIVE
+        );
         let quiet = GpuOptions {
             log_entries: 0,
             reductions: Reductions::Walk,
             config: WalkConfig {
                 generalized: false,
+                plateau: Plateau::Fixed(100),
                 ..options.config
             },
             ..options

@@ -15,6 +15,8 @@ pub struct WalkerStatus {
     pub rank: usize,
     /// Lowest rank since the walker was last loaded.
     pub best_rank: usize,
+    /// Its plateau limit now (steps without a reduction before a plus move).
+    pub plateau: u64,
 }
 
 /// The result of one round over all walkers.

@@ -17,7 +17,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use crate::engine::Engine;
+use crate::engine::{Engine, WalkerStatus};
 use output::{Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
@@ -99,6 +99,34 @@ pub struct Driver<'a> {
     rejected: u64,
     started: Instant,
     process_start: Instant,
+    /// Where the walkers stood after the last round.
+    standing: Standing,
+}
+
+/// Where the walkers stand after a round: what the status line shows of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Standing {
+    /// The median plateau limit.
+    plateau: u64,
+    /// The lowest, median and highest rank.
+    ranks: [usize; 3],
+}
+
+impl Standing {
+    fn of(walkers: &[WalkerStatus]) -> Standing {
+        let mut plateaus: Vec<u64> = walkers.iter().map(|w| w.plateau).collect();
+        let mut ranks: Vec<usize> = walkers.iter().map(|w| w.rank).collect();
+        plateaus.sort_unstable();
+        ranks.sort_unstable();
+        let median = |n: usize| n / 2;
+        Standing {
+            plateau: plateaus.get(median(plateaus.len())).copied().unwrap_or(0),
+            ranks: match (ranks.first(), ranks.last()) {
+                (Some(&low), Some(&high)) => [low, ranks[median(ranks.len())], high],
+                _ => [0; 3],
+            },
+        }
+    }
 }
 
 impl<'a> Driver<'a> {
@@ -146,6 +174,7 @@ impl<'a> Driver<'a> {
             rejected: 0,
             started: Instant::now(),
             process_start,
+            standing: Standing::default(),
         })
     }
 
@@ -224,6 +253,9 @@ impl<'a> Driver<'a> {
                     best_known,
                     vertices_per_s: c.vertices as f64 / dt,
                     steps_per_s: c.steps as f64 / dt,
+                    reductions_per_s: c.reductions as f64 / dt,
+                    plateau: self.standing.plateau,
+                    walker_ranks: self.standing.ranks,
                     elapsed: self.elapsed(),
                     pool: self.pool.len(),
                 };
@@ -253,6 +285,7 @@ impl<'a> Driver<'a> {
         let round = self.engine.run_round(self.config.steps_per_round, self.config.target)?;
         self.counters += round.counters;
         self.rounds += 1;
+        self.standing = Standing::of(&round.walkers);
         // Steps of an average walker: rounds by time give walkers different counts.
         let walked = round.counters.steps / round.walkers.len().max(1) as u64;
         for (w, status) in round.walkers.iter().enumerate() {

@@ -13,6 +13,12 @@ pub struct Status {
     pub best_known: Option<usize>,
     pub vertices_per_s: f64,
     pub steps_per_s: f64,
+    /// Reductions (merges and generalized flips) per second, all walkers.
+    pub reductions_per_s: f64,
+    /// The walkers' median plateau limit (steps without a reduction before a plus move).
+    pub plateau: u64,
+    /// The walkers' ranks now: lowest, median, highest.
+    pub walker_ranks: [usize; 3],
     pub elapsed: Duration,
     pub pool: usize,
 }
@@ -26,11 +32,13 @@ impl Status {
             Some(k) => format!(" (best known {k}: NEW RECORD)"),
             None => String::new(),
         };
+        let [low, median, high] = self.walker_ranks;
         format!(
-            "rank {}{gap} | {} vertices/s | {} steps/s | {:.0?} | pool {}",
+            "rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | walkers {low}/{median}/{high} | {:.0?} | pool {}",
             self.best_rank,
             si(self.vertices_per_s),
-            si(self.steps_per_s),
+            si(self.reductions_per_s),
+            self.plateau,
             self.elapsed,
             self.pool
         )
@@ -44,6 +52,9 @@ impl Status {
             "best_known": self.best_known,
             "vertices_per_s": self.vertices_per_s,
             "steps_per_s": self.steps_per_s,
+            "reductions_per_s": self.reductions_per_s,
+            "plateau": self.plateau,
+            "walker_ranks": self.walker_ranks,
             "pool": self.pool,
         })
     }

@@ -3,7 +3,8 @@
 //! Each step picks a random group of terms that share a factor, flips a random pair of it, and
 //! takes every reduction the flip allows at once: merges of terms that share two factors and,
 //! when enabled, generalized flips of dependent groups of three or more. After a plateau of
-//! `plateau` steps without a reduction it takes a plus move (rank +1) to leave it.
+//! steps without a reduction it takes a plus move (rank +1) to leave it; the plateau's limit is
+//! fixed or adapts to the walker's reductions ([`crate::plateau`]).
 //!
 //! An index from factor value to the terms holding it (one [`table::FactorTable`] per
 //! position, groups as linked lists through the terms) makes a step O(1) expected, and a
@@ -14,6 +15,7 @@ mod table;
 use alloc::vec::Vec;
 
 use crate::moves::{flip, generalized_flip_rank, group_is_reducible, merge, plus};
+pub use crate::plateau::Plateau;
 use crate::rng::WyRand;
 use crate::scheme::Scheme;
 use crate::shape::Shape;
@@ -25,8 +27,8 @@ pub use crate::counters::Counters;
 /// Settings of a walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WalkConfig {
-    /// Steps without a reduction after which a plus move is taken; 0 never takes one.
-    pub plateau: u64,
+    /// Steps without a reduction after which a plus move is taken: fixed (0: never) or adaptive.
+    pub plateau: Plateau,
     /// Reduce dependent groups of three or more terms by generalized flips.
     pub generalized: bool,
     /// No plus move is taken at this rank or above.
@@ -36,7 +38,7 @@ pub struct WalkConfig {
 impl Default for WalkConfig {
     fn default() -> WalkConfig {
         WalkConfig {
-            plateau: 100_000,
+            plateau: Plateau::Adaptive,
             generalized: true,
             max_rank: usize::MAX,
         }
@@ -78,6 +80,8 @@ pub struct Walker {
     rng: WyRand,
     counters: Counters,
     since_reduction: u64,
+    /// The current plateau limit (steps without a reduction before a plus move; 0: never).
+    plateau_limit: u64,
     /// Term slots; dead slots are reused.
     terms: Vec<Term>,
     links: Vec<[Link; 3]>,
@@ -146,6 +150,7 @@ impl Walker {
             rng: WyRand::new(seed),
             counters: Counters::default(),
             since_reduction: 0,
+            plateau_limit: config.plateau.initial(),
             terms: Vec::with_capacity(capacity),
             links: Vec::with_capacity(capacity),
             alive_at: Vec::with_capacity(capacity),
@@ -190,6 +195,11 @@ impl Walker {
         Scheme::new(self.shape, self.current_terms()).expect("the walk keeps factors in range")
     }
 
+    /// The current plateau limit: steps without a reduction before a plus move (0: never).
+    pub fn plateau_limit(&self) -> u64 {
+        self.plateau_limit
+    }
+
     /// The lowest rank this walker has reached.
     pub fn best_rank(&self) -> usize {
         self.best.len()
@@ -224,8 +234,8 @@ impl Walker {
         if self.multi.is_empty() {
             return self.plus_move();
         }
-        if self.config.plateau > 0 && self.since_reduction >= self.config.plateau && self.rank() < self.config.max_rank
-        {
+        if self.plateau_limit > 0 && self.since_reduction >= self.plateau_limit && self.rank() < self.config.max_rank {
+            self.plateau_limit = self.config.plateau.after_plus(self.plateau_limit);
             return self.plus_move();
         }
         let g = self.groups[self.multi[self.rng.below(self.multi.len())] as usize];
@@ -338,6 +348,10 @@ impl Walker {
             }
         }
         if self.rank() < before {
+            self.plateau_limit = self
+                .config
+                .plateau
+                .after_reduction(self.plateau_limit, self.since_reduction);
             self.since_reduction = 0;
             if self.rank() < self.best.len() {
                 self.best = self.current_terms();
@@ -657,7 +671,7 @@ mod tests {
         for shape in shapes() {
             for generalized in [false, true] {
                 let config = WalkConfig {
-                    plateau: 300,
+                    plateau: Plateau::Fixed(300),
                     generalized,
                     max_rank: shape.naive_rank() + 4,
                 };
@@ -702,7 +716,7 @@ mod tests {
         let mut w = Walker::new(
             &Scheme::naive(shape),
             WalkConfig {
-                plateau: 200,
+                plateau: Plateau::Fixed(200),
                 ..WalkConfig::default()
             },
             7,

@@ -1,0 +1,145 @@
+//! The plateau schedule: how many steps without a reduction a walker takes before a plus move
+//! (rank + 1) leaves the plateau.
+//!
+//! Why adaptive: the right limit is about the number of steps a reduction takes to find, and
+//! that number grows with the shape and the rank by orders of magnitude (4x4x4 near rank 49
+//! wants about 100 GPU steps; 7x7x7 and 8x8x8 from naive find nothing below 10,000, and a
+//! walker there climbs by plus moves faster than it can come down). A fixed limit tuned on one
+//! shape stops the descent on the others.
+//!
+//! The rule, per walker: after each reduction the limit moves halfway to [`WAIT_MULTIPLE`]
+//! times the wait that reduction took (steps since the previous reduction or plus move), and
+//! each time a plateau ends in a plus move the limit doubles; always within [`MIN`] and [`MAX`].
+//! Where reductions come at a rate `r` per step (the descent), the limit settles near
+//! `WAIT_MULTIPLE / r`, so a plateau ends in a plus move only with chance about
+//! `exp(-WAIT_MULTIPLE)` (2%): walkers come down instead of climbing. Where a walker sits at its
+//! lowest rank and only a plus move brings reductions (near a record), every plateau at the
+//! bottom ends in one and the quick reductions after it pull the limit back toward a few times
+//! their wait: plus moves stay frequent there, as an escape needs. The CPU walk and the GPU
+//! kernel share these functions.
+
+/// The smallest adaptive limit.
+pub const MIN: u32 = 16;
+/// The largest adaptive limit (a walker's patience ends long before it, by default).
+pub const MAX: u32 = 1 << 26;
+/// The limit an adaptive walker starts with; its first reductions move it to where its
+/// reductions are.
+pub const START: u32 = 256;
+/// How many waits for a reduction a plateau lasts, once settled.
+pub const WAIT_MULTIPLE: u32 = 4;
+
+/// The adaptive limit after a plateau of `limit` ended in a plus move.
+#[inline(always)]
+pub const fn grown(limit: u32) -> u32 {
+    bounded(limit as u64 * 2)
+}
+
+/// The adaptive limit after a reduction that took `wait` steps.
+#[inline(always)]
+pub const fn after_wait(limit: u32, wait: u32) -> u32 {
+    bounded((limit as u64 + WAIT_MULTIPLE as u64 * wait as u64) / 2)
+}
+
+/// `limit` within [`MIN`] and [`MAX`].
+#[inline(always)]
+const fn bounded(limit: u64) -> u32 {
+    if limit > MAX as u64 {
+        MAX
+    } else if limit < MIN as u64 {
+        MIN
+    } else {
+        limit as u32
+    }
+}
+
+/// How a walk chooses its plateau limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plateau {
+    /// The same limit throughout (0: never a plus move on a plateau).
+    Fixed(u64),
+    /// Per walker, adapted to its waits for reductions ([`grown`], [`after_wait`]), from
+    /// [`START`].
+    Adaptive,
+}
+
+impl Plateau {
+    /// The limit a walker starts with.
+    pub const fn initial(self) -> u64 {
+        match self {
+            Plateau::Fixed(limit) => limit,
+            Plateau::Adaptive => START as u64,
+        }
+    }
+
+    /// The limit after a plateau of `limit` ended in a plus move.
+    pub const fn after_plus(self, limit: u64) -> u64 {
+        match self {
+            Plateau::Fixed(_) => limit,
+            Plateau::Adaptive => grown(bounded(limit)) as u64,
+        }
+    }
+
+    /// The limit after a reduction that took `wait` steps.
+    pub const fn after_reduction(self, limit: u64, wait: u64) -> u64 {
+        match self {
+            Plateau::Fixed(_) => limit,
+            Plateau::Adaptive => after_wait(bounded(limit), if wait > MAX as u64 { MAX } else { wait as u32 }) as u64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_adaptive_limit_doubles_on_a_plus_and_moves_toward_the_waits_of_reductions() {
+        let p = Plateau::Adaptive;
+        assert_eq!(p.after_plus(p.initial()), 2 * START as u64);
+        assert_eq!(p.after_reduction(1000, 500), (1000 + 4 * 500) / 2);
+        assert_eq!(p.after_reduction(1000, 0), 500);
+        assert_eq!(p.after_plus(MAX as u64), MAX as u64);
+        assert_eq!(p.after_reduction(MIN as u64, 1), MIN as u64);
+        assert_eq!(p.after_reduction(u64::MAX, u64::MAX), MAX as u64);
+        assert_eq!(grown(u32::MAX), MAX);
+    }
+
+    #[test]
+    fn a_fixed_limit_never_moves() {
+        let p = Plateau::Fixed(1000);
+        assert_eq!(p.initial(), 1000);
+        assert_eq!(p.after_plus(1000), 1000);
+        assert_eq!(p.after_reduction(1000, 3), 1000);
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn in_a_descent_the_limit_settles_at_a_few_waits_and_plus_moves_stay_rare() {
+        // Reductions at a fixed rate r per step: the wait is exponential with mean 1 / r, and a
+        // plateau whose limit comes first ends in a plus move. For rates four orders of
+        // magnitude apart, the limit must settle within [1 / r, 16 / r] and fewer than one
+        // plateau in ten may end in a plus move.
+        let mut rng = crate::rng::WyRand::new(7);
+        for r in [1e-2, 1e-4, 1e-6] {
+            let p = Plateau::Adaptive;
+            let (mut limit, mut logs, mut plus) = (p.initial(), 0.0, 0);
+            for i in 0..4000 {
+                let u = ((rng.bits() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+                let wait = (-u.ln() / r) as u64;
+                let expired = wait >= limit;
+                limit = if expired {
+                    p.after_plus(limit)
+                } else {
+                    p.after_reduction(limit, wait)
+                };
+                if i >= 2000 {
+                    logs += (limit as f64).ln();
+                    plus += expired as u32;
+                }
+            }
+            let typical = (logs / 2000.0).exp();
+            assert!(typical > 1.0 / r && typical < 16.0 / r, "rate {r}: limit {typical}");
+            assert!(plus < 200, "rate {r}: {plus} of 2000 plateaus ended in a plus move");
+        }
+    }
+}
