@@ -2,7 +2,7 @@
 //! it in OUT_DIR for `include_str!`.
 //!
 //! The kernels need the pinned nightly (rust-toolchain.toml) with rust-src: `-Zbuild-std=core`,
-//! fat LTO and `--emit=asm` give one PTX module with no linker at all (DESIGN.md section 2).
+//! fat LTO and `--emit=asm` give one PTX module with no linker at all (docs/ARCHITECTURE.md, Toolchain).
 //! When that toolchain is missing the build goes on with an empty PTX and a warning, so the
 //! binary still builds (and runs its CPU engine); `flipgraph` then says why there is no GPU.
 
