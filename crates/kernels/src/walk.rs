@@ -777,6 +777,13 @@ impl<S: FactorStore> Warp<S> {
         let (changed, added) = moves::plus(&x, &y, pos);
         self.put(u, changed);
         self.put(v, added);
+        if self.hinted() {
+            // The plus made pairs: `t` and `v` share x's factor at `pos`, `u` and `v` their
+            // other two. Near a record they may be the only pairs of the scheme.
+            for (at, slot) in [(pos, t), (pos, v), (pos.next(), u), (pos.next(), v), (pos.prev(), u), (pos.prev(), v)] {
+                self.hint_new_factor(at, slot);
+            }
+        }
         self.log(log::PLUS, pos, t, u, v);
         self.st.rank += 1;
         self.tally.plus += 1;
