@@ -131,8 +131,11 @@ pub struct WarpState {
     pub reserved: u32,
 }
 
-/// Kinds of logged moves.
+/// The move log: kinds of logged moves, their encoding, and their replay.
 pub mod log {
+    use crate::moves;
+    use crate::term::{Position, Term};
+
     /// `flip(keep = t, other = u, pos)`.
     pub const FLIP: u32 = 1;
     /// `t = merge(t, u)`, `u` cleared.
@@ -156,5 +159,106 @@ pub mod log {
             m[1] & 0xffff,
             m[0] & 0xff_ffff,
         )
+    }
+
+    /// Why a logged move could not be replayed.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum ReplayError {
+        /// A slot beyond the walker's slots.
+        SlotOutOfRange,
+        /// A kind no kernel logs.
+        UnknownKind(u32),
+    }
+
+    impl core::fmt::Display for ReplayError {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            match self {
+                ReplayError::SlotOutOfRange => write!(f, "logged slot out of range"),
+                ReplayError::UnknownKind(kind) => write!(f, "unknown logged move {kind}"),
+            }
+        }
+    }
+
+    #[cfg(feature = "std")]
+    impl std::error::Error for ReplayError {}
+
+    /// Applies one logged move to a walker's `slots` with core's moves: the host's side of the
+    /// kernels' differential test (what the kernel did, done again by the reference).
+    pub fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<(), ReplayError> {
+        let (kind, pos, t, u, v) = unpack(entry);
+        let (pos, t, u, v) = (
+            Position::from_index(pos as usize % 3),
+            t as usize,
+            u as usize,
+            v as usize,
+        );
+        if t >= slots.len() || u >= slots.len() || v >= slots.len() {
+            return Err(ReplayError::SlotOutOfRange);
+        }
+        match kind {
+            FLIP => {
+                let (mut x, mut y) = (slots[t], slots[u]);
+                moves::flip(&mut x, &mut y, pos);
+                (slots[t], slots[u]) = (x, y);
+            }
+            MERGE => {
+                slots[t] = moves::merge(&slots[t], &slots[u]).unwrap_or_default();
+                slots[u] = Term::default();
+            }
+            PLUS => {
+                let (changed, added) = moves::plus(&slots[t], &slots[u], pos);
+                slots[u] = changed;
+                slots[v] = added;
+            }
+            CLEAR => slots[t] = Term::default(),
+            _ => return Err(ReplayError::UnknownKind(kind)),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log::{self, ReplayError};
+    use super::{factor_index, scheme_words, Launch, WarpState};
+    use crate::moves;
+    use crate::term::{Position, Term};
+
+    #[test]
+    fn a_replayed_log_applies_core_moves_to_the_logged_slots() {
+        let mut slots = [Term::new(1, 2, 4), Term::new(1, 8, 16), Term::default()];
+        let (mut x, mut y) = (slots[0], slots[1]);
+        moves::flip(&mut x, &mut y, Position::A);
+        log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 1, 0)).unwrap();
+        assert_eq!(slots[..2], [x, y]);
+        let (changed, added) = moves::plus(&slots[0], &slots[1], Position::B);
+        log::replay(&mut slots, log::pack(log::PLUS, 1, 0, 1, 2)).unwrap();
+        assert_eq!(slots[1..], [changed, added]);
+        log::replay(&mut slots, log::pack(log::CLEAR, 0, 2, 0, 0)).unwrap();
+        assert!(slots[2].is_zero());
+        assert_eq!(
+            log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 3, 0)),
+            Err(ReplayError::SlotOutOfRange)
+        );
+        assert_eq!(
+            log::replay(&mut slots, log::pack(9, 0, 0, 1, 0)),
+            Err(ReplayError::UnknownKind(9))
+        );
+    }
+
+    #[test]
+    fn the_layout_puts_each_factor_in_its_own_word_and_the_contract_has_no_padding() {
+        let cap = 64;
+        let mut seen = [false; 3 * 64];
+        for pos in 0..3 {
+            for slot in 0..cap {
+                let at = factor_index(cap, pos, slot);
+                assert!(at < scheme_words(cap) && !seen[at]);
+                seen[at] = true;
+            }
+        }
+        // Pod derives refuse padding; the sizes the PTX parameter and the host copy rely on:
+        assert_eq!(core::mem::size_of::<Launch>(), 80);
+        assert_eq!(core::mem::size_of::<WarpState>() % 8, 0);
     }
 }

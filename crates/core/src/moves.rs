@@ -77,21 +77,9 @@ fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
 /// `r_i`. Terms that become zero stay in place; returns how many there are.
 /// Call it when [`group_is_reducible`] holds: on an irreducible group it still rewrites terms.
 pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
-    generalized_flip_rank_traced(group, pos, |_, _| {})
-}
-
-/// [`generalized_flip_rank`], reporting each flip it applies as `trace(keep, other)` (indices
-/// into `group`), so a GPU walk can log its moves for replay.
-pub fn generalized_flip_rank_traced(group: &mut [Term], pos: Position, mut trace: impl FnMut(usize, usize)) -> usize {
     let zero_before = group.iter().filter(|t| t.is_zero()).count();
-    eliminate(group, pos.next(), |g, basis, i| {
-        trace(basis, i);
-        flip_pair(g, basis, i, pos)
-    });
-    eliminate(group, pos.prev(), |g, basis, i| {
-        trace(i, basis);
-        flip_pair(g, i, basis, pos)
-    });
+    eliminate(group, pos.next(), |g, basis, i| flip_pair(g, basis, i, pos));
+    eliminate(group, pos.prev(), |g, basis, i| flip_pair(g, i, basis, pos));
     group.iter().filter(|t| t.is_zero()).count() - zero_before
 }
 
@@ -139,6 +127,10 @@ pub const MAX_SUBSET_GROUP: usize = 5;
 /// dependency, and its last term is folded into the others and becomes zero. Repeats until no
 /// subset is dependent, which reaches the same count as [`generalized_flip_rank`].
 ///
+/// The sequential reference model of the kernels' lane-parallel generalized flip (one lane per
+/// subset, a ballot, then each member's flip on its own lane): the tests hold the kernel's
+/// method to this function, and this function to [`generalized_flip_rank`].
+///
 /// Zero terms stay in place. Returns how many terms became zero, or `None` for a larger group.
 pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usize> {
     if group.len() > MAX_SUBSET_GROUP {
@@ -150,26 +142,19 @@ pub fn generalized_flip_subsets(group: &mut [Term], pos: Position) -> Option<usi
             .into_iter()
             .find_map(|along| dependent_subset(group, along).map(|s| (along, s)));
         let Some((along, subset)) = found else { break };
-        fold_subset(group, pos, along, subset, |_, _| {});
+        fold_subset(group, pos, along, subset);
     }
     Some(group.iter().filter(|t| t.is_zero()).count() - zero_before)
 }
 
 /// Folds the last term of a dependent `subset` (a bit mask over `group`, whose factors at
-/// `along` sum to zero) into the others by flips, which zeroes it; `trace(keep, other)` hears
-/// each flip. The step the GPU kernel takes after its ballot finds `subset`.
-pub fn fold_subset(
-    group: &mut [Term],
-    pos: Position,
-    along: Position,
-    subset: u32,
-    mut trace: impl FnMut(usize, usize),
-) {
+/// `along` sum to zero) into the others by flips, which zeroes it: the step the GPU kernel
+/// takes after its ballot finds `subset`, each member's flip on its own lane.
+fn fold_subset(group: &mut [Term], pos: Position, along: Position, subset: u32) {
     let last = 31 - subset.leading_zeros() as usize;
     for i in (0..last).filter(|i| subset & (1 << i) != 0) {
         // Fold `last` into `i`: along Q that is flip(keep = i, other = last); along R the dual.
         let (keep, other) = if along == pos.next() { (i, last) } else { (last, i) };
-        trace(keep, other);
         flip_pair(group, keep, other, pos);
     }
     debug_assert!(group[last].is_zero());

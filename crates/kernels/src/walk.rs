@@ -36,8 +36,8 @@
 //!   dependent takes the slow path: merges, and generalized flips of groups of 3 to 5 by subset
 //!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
 //!
-//! Each generalized flip folds with core's `fold_subset` (so repeated folds reach the rank
-//! method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
+//! Each generalized flip folds as core's reference `generalized_flip_subsets` does (so
+//! repeated folds reach the rank method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
 //! limit is the walker's own, and with FLAG_ADAPTIVE it follows core's `plateau` rule.
 //! Every move is a function of flipgraph-core; with FLAG_LOG each elementary move is logged for
 //! replay on the host.
@@ -669,9 +669,9 @@ impl<S: FactorStore> Warp<S> {
         }
     }
 
-    /// Folds the last member of the dependent `subset` into the others by flips (core's
-    /// `fold_subset`, one flip per lane at once), which zeroes it; each lane changes its own
-    /// member.
+    /// Folds the last member of the dependent `subset` into the others by flips (as core's
+    /// reference `generalized_flip_subsets` does, one flip per lane at once), which zeroes it;
+    /// each lane changes its own member.
     fn fold(&mut self, subset: u32, along: Position, own: Term, mine: usize, pos: Position, work: &mut Work) {
         let last = 31 - subset.leading_zeros();
         let folded = shuffle(mine as u32, last) as usize;

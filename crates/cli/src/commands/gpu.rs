@@ -5,10 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::log;
-use flipgraph_core::moves;
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
-use flipgraph_core::{Position, Scheme, Shape, Term};
+use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
 use crate::engine::Engine;
@@ -49,35 +48,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         self_test(&starts)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Applies one logged move to the slots, with core's moves.
-fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<()> {
-    let (kind, pos, t, u, v) = log::unpack(entry);
-    let (pos, t, u, v) = (Position::from_index(pos as usize), t as usize, u as usize, v as usize);
-    ensure!(
-        t < slots.len() && u < slots.len() && v < slots.len(),
-        "logged slot out of range"
-    );
-    match kind {
-        log::FLIP => {
-            let (mut x, mut y) = (slots[t], slots[u]);
-            moves::flip(&mut x, &mut y, pos);
-            (slots[t], slots[u]) = (x, y);
-        }
-        log::MERGE => {
-            slots[t] = moves::merge(&slots[t], &slots[u]).unwrap_or_default();
-            slots[u] = Term::default();
-        }
-        log::PLUS => {
-            let (changed, added) = moves::plus(&slots[t], &slots[u], pos);
-            slots[u] = changed;
-            slots[v] = added;
-        }
-        log::CLEAR => slots[t] = Term::default(),
-        _ => bail!("unknown logged move {kind}"),
-    }
-    Ok(())
 }
 
 /// The differential test from the naive scheme of six shapes and from `starts`, in every
@@ -156,7 +126,7 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
         );
         let mut slots = engine.staged_slots(start);
         for &e in &entries {
-            replay(&mut slots, e)?;
+            log::replay(&mut slots, e).map_err(|e| anyhow::anyhow!("{shape} walker {w}: {e}"))?;
         }
         moves_replayed += entries.len();
         let gpu = engine.current_slots(w)?;
