@@ -152,6 +152,41 @@ fn f2_target(shape: Shape) -> Vec<u64> {
     f2_tensor(&Scheme::naive(shape))
 }
 
+/// A scheme that [`verify`] found valid over F2. Only [`Verified::new`], which verifies, makes
+/// one, so code that takes a `Verified` (a search's pool, its result files) holds valid schemes
+/// by its types rather than by each caller's discipline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified(Scheme);
+
+impl Verified {
+    /// Verifies `scheme` over F2.
+    pub fn new(scheme: Scheme) -> Result<Verified, Diagnosis> {
+        verify(&scheme)?;
+        Ok(Verified(scheme))
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> &Scheme {
+        &self.0
+    }
+
+    /// The scheme, no longer marked verified.
+    pub fn into_scheme(self) -> Scheme {
+        self.0
+    }
+}
+
+impl core::ops::Deref for Verified {
+    type Target = Scheme;
+
+    fn deref(&self) -> &Scheme {
+        &self.0
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Diagnosis {}
+
 /// Verifies a scheme over F2: `Ok` when its terms sum to the tensor mod 2.
 pub fn verify(scheme: &Scheme) -> Result<(), Diagnosis> {
     let found = f2_tensor(scheme);

@@ -9,10 +9,10 @@ pub mod progress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::rng::WyRand;
-use flipgraph_core::verify::verify;
+use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
@@ -51,7 +51,7 @@ pub enum Stop {
 /// The end of a search.
 #[derive(Debug)]
 pub struct Summary {
-    pub best: Scheme,
+    pub best: Verified,
     pub counters: Counters,
     /// Time spent walking in this process.
     pub walk_time: Duration,
@@ -88,7 +88,7 @@ pub struct Driver<'a> {
     pool: Pool,
     /// The start scheme of the highest rank: a fraction of restarts walk from it again, which
     /// brings new schemes into the pool when its lowest ranks hold only dead ends.
-    fresh: Scheme,
+    fresh: Verified,
     output: Option<Output>,
     progress: Progress,
     rng: WyRand,
@@ -139,15 +139,18 @@ impl<'a> Driver<'a> {
         process_start: Instant,
     ) -> Result<Driver<'a>> {
         let mut pool = Pool::new(config.pool_per_rank, 3);
-        // At least one start scheme: the pool is never empty from here on.
-        let fresh = start
+        let starts = start
             .pool
+            .into_iter()
+            .map(|s| Verified::new(s).context("a start scheme is not valid"))
+            .collect::<Result<Vec<_>>>()?;
+        // At least one start scheme: the pool is never empty from here on.
+        let fresh = starts
             .iter()
             .max_by_key(|s| s.rank())
             .cloned()
             .ok_or_else(|| anyhow::anyhow!("no start scheme"))?;
-        for s in start.pool {
-            verify(&s).map_err(|d| anyhow::anyhow!("a start scheme is not valid: {d}"))?;
+        for s in starts {
             pool.insert(s);
         }
         let walkers = vec![
@@ -313,14 +316,15 @@ impl<'a> Driver<'a> {
     /// Fetches, verifies and pools walker `w`'s best scheme.
     fn collect(&mut self, w: usize) -> Result<()> {
         let scheme = self.engine.best_scheme(w)?;
-        if let Err(d) = verify(&scheme) {
-            self.rejected += 1;
-            tracing::error!(
-                "walker {w} returned an invalid scheme of rank {} ({d}); discarded",
-                scheme.rank()
-            );
-            return Ok(());
-        }
+        let rank = scheme.rank();
+        let scheme = match Verified::new(scheme) {
+            Ok(scheme) => scheme,
+            Err(d) => {
+                self.rejected += 1;
+                tracing::error!("walker {w} returned an invalid scheme of rank {rank} ({d}); discarded");
+                return Ok(());
+            }
+        };
         let improves = self.pool.best_rank().is_none_or(|b| scheme.rank() < b);
         if self.pool.insert(scheme.clone()) && improves {
             self.record_best(&scheme)?;
@@ -329,7 +333,7 @@ impl<'a> Driver<'a> {
     }
 
     /// Writes a new best scheme at once and reports it.
-    fn record_best(&mut self, scheme: &Scheme) -> Result<()> {
+    fn record_best(&mut self, scheme: &Verified) -> Result<()> {
         let paths = match self.output.as_ref().map(|out| out.write_scheme(scheme)) {
             Some(Ok(paths)) => paths,
             Some(Err(e)) => {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
+use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
 
@@ -76,7 +77,7 @@ fn remove_stale_temp_files(dir: &Path) {
 
 /// Saves a verified scheme that the output folder could not take: into the system's temp
 /// folder, or, failing that, onto standard error. Returns where it went.
-pub fn rescue(scheme: &Scheme) -> String {
+pub fn rescue(scheme: &Verified) -> String {
     let int = IntScheme::from_f2(scheme);
     let name = format!("flipgraph-rescued-{}-r{}.json", scheme.shape(), scheme.rank());
     let path = std::env::temp_dir().join(name);
@@ -120,7 +121,7 @@ impl Output {
     }
 
     /// Writes a verified scheme in every chosen format; returns the paths.
-    pub fn write_scheme(&self, scheme: &Scheme) -> Result<Vec<PathBuf>> {
+    pub fn write_scheme(&self, scheme: &Verified) -> Result<Vec<PathBuf>> {
         let int = IntScheme::from_f2(scheme);
         let mut paths = Vec::new();
         for &format in &self.formats {

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use flipgraph_core::rng::WyRand;
+use flipgraph_core::verify::Verified;
 use flipgraph_core::{Scheme, Term};
 
 /// Verified schemes by rank, at most `per_rank` at each rank, only the lowest `levels` ranks.
@@ -18,7 +19,7 @@ pub struct Pool {
 /// The schemes of one rank, and which one is the oldest once the rank is full.
 #[derive(Default)]
 struct Level {
-    schemes: Vec<Scheme>,
+    schemes: Vec<Verified>,
     oldest: usize,
 }
 
@@ -59,7 +60,7 @@ impl Pool {
     }
 
     /// Adds a verified scheme; false when it was there already or the pool has no room for it.
-    pub fn insert(&mut self, scheme: Scheme) -> bool {
+    pub fn insert(&mut self, scheme: Verified) -> bool {
         if !self.wants(scheme.rank()) {
             return false;
         }
@@ -85,7 +86,7 @@ impl Pool {
 
     /// A random scheme: of the lowest rank with probability 1/2, else of the next rank held
     /// (1/4) or the one after (1/4), where the pool has them.
-    pub fn pick(&self, rng: &mut WyRand) -> &Scheme {
+    pub fn pick(&self, rng: &mut WyRand) -> &Verified {
         let level = match rng.below(4) {
             0 | 1 => 0,
             2 => 1,
@@ -101,12 +102,12 @@ impl Pool {
     }
 
     /// A scheme of the lowest rank.
-    pub fn best(&self) -> Option<&Scheme> {
+    pub fn best(&self) -> Option<&Verified> {
         self.by_rank.values().next().and_then(|l| l.schemes.first())
     }
 
     /// All schemes, lowest rank first.
-    pub fn iter(&self) -> impl Iterator<Item = &Scheme> {
+    pub fn iter(&self) -> impl Iterator<Item = &Verified> {
         self.by_rank.values().flat_map(|l| &l.schemes)
     }
 }
@@ -116,41 +117,41 @@ mod tests {
     use super::*;
     use flipgraph_core::Shape;
 
-    fn scheme(rank: usize) -> Scheme {
-        let mut terms = Scheme::naive(Shape::square(3).unwrap()).into_terms();
-        terms.truncate(rank);
-        Scheme::new(Shape::square(3).unwrap(), terms).unwrap()
+    /// Valid 3x3x3 schemes: the naive one with its last `split` terms each split in two
+    /// (rank 27 + split), the split made on bit `bit` of factor C.
+    fn scheme(split: usize, bit: u64) -> Verified {
+        let shape = Shape::square(3).unwrap();
+        let mut terms = Scheme::naive(shape).into_terms();
+        for _ in 0..split {
+            let t = terms.remove(0);
+            terms.push(Term::new(t.a, t.b, t.c ^ (1 << bit)));
+            terms.push(Term::new(t.a, t.b, 1 << bit));
+        }
+        Verified::new(Scheme::new(shape, terms).unwrap()).unwrap()
     }
 
     #[test]
     fn keeps_the_lowest_levels_and_no_duplicates() {
         let mut pool = Pool::new(2, 2);
-        assert!(pool.insert(scheme(27)));
-        assert!(!pool.insert(scheme(27)), "duplicate");
-        assert!(pool.insert(scheme(26)));
-        assert!(pool.insert(scheme(25)));
-        assert_eq!(pool.best_rank(), Some(25));
-        assert_eq!(pool.len(), 2, "rank 27 dropped: only two levels kept");
-        assert!(!pool.wants(27));
-        assert!(pool.wants(24));
+        assert!(pool.insert(scheme(2, 0)));
+        assert!(!pool.insert(scheme(2, 0)), "duplicate");
+        assert!(pool.insert(scheme(1, 0)));
+        assert!(pool.insert(scheme(0, 0)));
+        assert_eq!(pool.best_rank(), Some(27));
+        assert_eq!(pool.len(), 2, "rank 29 dropped: only two levels kept");
+        assert!(!pool.wants(29));
+        assert!(pool.wants(26));
     }
 
     #[test]
     fn a_full_rank_takes_new_schemes_in_place_of_its_oldest() {
-        let shape = Shape::square(3).unwrap();
-        // Distinct schemes of one rank: the naive scheme with one term split in two ways.
-        let variant = |i: u64| {
-            let mut terms = Scheme::naive(shape).into_terms();
-            let t = terms.pop().unwrap();
-            terms.push(Term::new(t.a, t.b, t.c ^ (1 << i)));
-            terms.push(Term::new(t.a, t.b, 1 << i));
-            Scheme::new(shape, terms).unwrap()
-        };
+        // Distinct schemes of one rank: the naive scheme with one term split in three ways.
+        let variant = |i: u64| scheme(1, i);
         let mut pool = Pool::new(2, 1);
         for i in 0..3 {
             assert!(pool.insert(variant(i)), "scheme {i}");
         }
-        let held: Vec<Scheme> = pool.iter().cloned().collect();
+        let held: Vec<Verified> = pool.iter().cloned().collect();
         assert_eq!(held, [variant(2), variant(1)], "the oldest (0) was replaced");
         assert!(pool.insert(variant(0)), "a replaced scheme may come back");
         assert!(!pool.insert(variant(0)), "but not twice");
