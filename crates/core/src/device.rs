@@ -100,8 +100,8 @@ pub struct Launch {
     pub flips: u32,
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
-    /// Zero: keeps the size a multiple of 8, so that a `Pod` has no padding.
-    pub reserved: u32,
+    /// With [`FLAG_ADAPTIVE`], the lowest plateau limit (core's `Plateau::Adaptive` floor).
+    pub plateau_floor: u32,
 }
 
 /// The state of one walker (one warp) between launches.

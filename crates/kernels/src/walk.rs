@@ -79,6 +79,8 @@ struct Params {
     target: u32,
     flags: u32,
     log_cap: u32,
+    /// The adaptive plateau's floor.
+    plateau_floor: u32,
 }
 
 /// One warp's walk.
@@ -574,7 +576,7 @@ impl<S: FactorStore> Warp<S> {
         }
         if self.st.rank < before {
             if self.p.flags & FLAG_ADAPTIVE != 0 {
-                self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction);
+                self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction, self.p.plateau_floor);
             }
             self.st.since_reduction = 0;
             if self.st.rank < self.st.best_rank {
@@ -879,7 +881,7 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
         rounds,
         flips,
         round_us,
-        reserved: _,
+        plateau_floor,
     } = launch;
     let (terms, best, states) = (terms as *mut u64, best as *mut u64, states as *mut WarpState);
     let (staging, log) = (staging as *const u64, log as *mut u32);
@@ -901,6 +903,7 @@ unsafe fn run<S: FactorStore>(launch: Launch) {
         target,
         flags,
         log_cap,
+        plateau_floor,
     };
     // SAFETY: per the contract above.
     let mut st = unsafe { *states.add(warp_id) };

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::log;
+use flipgraph_core::plateau::GPU_FLOOR;
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
@@ -70,7 +71,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
         ] {
             let naive = Scheme::naive(Shape::new(dims.0, dims.1, dims.2)?);
             let plateau = if adaptive {
-                Plateau::Adaptive
+                Plateau::Adaptive { floor: GPU_FLOOR }
             } else {
                 Plateau::Fixed(plateau)
             };
@@ -78,7 +79,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
         }
         for start in starts {
             let plateau = if adaptive {
-                Plateau::Adaptive
+                Plateau::Adaptive { floor: GPU_FLOOR }
             } else {
                 Plateau::Fixed(500)
             };

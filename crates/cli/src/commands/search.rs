@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
+use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
@@ -43,10 +44,12 @@ pub struct EngineArgs {
     #[arg(long)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
-    /// Default: adaptive, per walker: the limit doubles each time a plateau ends in a plus
-    /// move and halves after each reduction (16 to 2^26, from 256), so it follows the
-    /// walker's median wait for a reduction on any shape and rank. The status line and the
-    /// JSON progress show the walkers' median limit.
+    /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times
+    /// the wait that reduction took, and a plateau that ends in a plus move doubles it (up to
+    /// 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
+    /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
+    /// lowest rank takes them about every floor steps. The status line and the JSON progress
+    /// show the walkers' median limit.
     #[arg(long)]
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves.
@@ -100,10 +103,10 @@ impl EngineArgs {
         }
     }
 
-    /// The walk's settings.
-    pub fn walk_config(&self) -> WalkConfig {
+    /// The walk's settings on an engine whose adaptive plateau keeps at least `floor`.
+    pub fn walk_config(&self, floor: u32) -> WalkConfig {
         WalkConfig {
-            plateau: self.plateau.map_or(Plateau::Adaptive, Plateau::Fixed),
+            plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
             generalized: !self.no_generalized_flips,
             max_rank: self.plus_slack,
         }
@@ -137,13 +140,13 @@ impl EngineArgs {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         // Many walkers per thread keep the descent from piling onto one dead end.
         let walkers = self.walkers.unwrap_or(16 * threads);
-        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config())?))
+        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config(CPU_FLOOR))?))
     }
 
     fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
         let options = GpuOptions {
             walkers: self.walkers,
-            config: self.walk_config(),
+            config: self.walk_config(GPU_FLOOR),
             device: 0,
             log_entries: 0,
             rounds: self.gpu_rounds,

@@ -498,7 +498,7 @@ fn launch(
         | flag(options.log_entries > 0, FLAG_LOG)
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
-        | flag(config.plateau == Plateau::Adaptive, FLAG_ADAPTIVE)
+        | flag(matches!(config.plateau, Plateau::Adaptive { .. }), FLAG_ADAPTIVE)
         | flag(trap, FLAG_TRAP);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
@@ -516,7 +516,10 @@ fn launch(
         rounds: options.rounds,
         flips: options.flips,
         round_us: options.round_us,
-        reserved: 0,
+        plateau_floor: match config.plateau {
+            Plateau::Adaptive { floor } => floor,
+            Plateau::Fixed(_) => 0,
+        },
     }
 }
 
@@ -631,7 +634,7 @@ mod tests {
         let options = GpuOptions {
             walkers: None,
             config: WalkConfig {
-                plateau: Plateau::Adaptive,
+                plateau: Plateau::Adaptive { floor: 100 },
                 generalized: true,
                 max_rank: 4,
             },
@@ -656,7 +659,7 @@ mod tests {
             [0x1000, 0x2000, 0x3000, 0x4000, 0x5000]
         );
         assert_eq!((l.warps, l.cap, l.target, l.log_cap), (100, 544, 328, 7));
-        assert_eq!((l.rounds, l.flips, l.round_us), (2, 8, 100_000));
+        assert_eq!((l.rounds, l.flips, l.round_us, l.plateau_floor), (2, 8, 100_000, 100));
         // Counts beyond 32 bits saturate rather than wrap.
         assert_eq!(l.steps, u32::MAX);
         // 17 slots per lane: automatic hints are on.

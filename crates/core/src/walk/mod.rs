@@ -38,7 +38,9 @@ pub struct WalkConfig {
 impl Default for WalkConfig {
     fn default() -> WalkConfig {
         WalkConfig {
-            plateau: Plateau::Adaptive,
+            plateau: Plateau::Adaptive {
+                floor: crate::plateau::CPU_FLOOR,
+            },
             generalized: true,
             max_rank: usize::MAX,
         }
