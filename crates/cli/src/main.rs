@@ -1,10 +1,8 @@
 //! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
 
 mod commands;
-mod engine;
-mod output;
-mod schemes;
-mod search;
+
+use flipgraph_search::{engine, output, schemes, search};
 
 use std::process::ExitCode;
 

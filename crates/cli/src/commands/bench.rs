@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::verify::verify;
-use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use super::search::EngineArgs;
+use super::engine_args::EngineArgs;
+use crate::engine::{Backend, EngineSpec};
 use crate::search::progress::{si, Progress};
 use crate::search::{self, Driver, SearchConfig};
 
@@ -103,14 +103,20 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 }
 
 fn throughput(args: &Args) -> Result<ExitCode> {
+    let run = Run {
+        seed: args.engine.seed,
+        patience: args.engine.patience,
+        seconds: args.seconds,
+    };
     let mut rows = Vec::new();
     let mut engine_name = String::new();
     for start in starts(args)? {
-        let (name, row) = measure(&args.engine, &start, args.seconds)?;
+        let spec = args.engine.spec();
+        let (name, row) = measure(&spec, &run, &start)?;
         engine_name = name;
         let mut row = row;
         if args.cpu_thread {
-            let (_, cpu) = measure(&one_cpu_thread(&args.engine), &start, args.seconds)?;
+            let (_, cpu) = measure(&one_cpu_thread(&spec), &run, &start)?;
             let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
             row["cpu_thread_vertices_per_s"] = json!(per_thread);
             row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
@@ -133,42 +139,39 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The engine settings of `engine` on one CPU thread (its default walkers per thread).
-fn one_cpu_thread(engine: &EngineArgs) -> EngineArgs {
-    EngineArgs {
-        backend: super::search::Backend::Cpu,
+/// The engine of `spec` on one CPU thread (its default walkers per thread).
+fn one_cpu_thread(spec: &EngineSpec) -> EngineSpec {
+    EngineSpec {
+        backend: Backend::Cpu,
         threads: Some(1),
         walkers: None,
-        ..engine.clone()
+        ..*spec
     }
 }
 
-/// Walks from `start` for `seconds` on the engine of `engine_args`; audits every walker at the
-/// end. Returns the engine's description and the row of figures.
-fn measure(engine_args: &EngineArgs, start: &Start, seconds: f64) -> Result<(String, serde_json::Value)> {
+/// The driver's settings of a measurement.
+struct Run {
+    seed: u64,
+    /// Steps without improvement after which a walker restarts from the pool.
+    patience: u64,
+    seconds: f64,
+}
+
+/// Walks from `start` on the engine of `spec` as `run` says; audits every walker at the end.
+/// Returns the engine's description and the row of figures.
+fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde_json::Value)> {
     let shape = start.scheme.shape();
-    let mut engine = engine_args.open(shape)?;
+    let mut engine = spec.open(shape)?;
     let engine_name = engine.describe();
+    let steps = spec.steps_per_round(engine.timed_rounds());
     let config = SearchConfig {
-        shape,
-        target: 1,
-        time_limit: Some(Duration::from_secs_f64(seconds)),
-        seed: engine_args.seed,
-        steps_per_round: engine_args.steps_per_round(engine.timed_rounds()),
-        patience: engine_args.patience,
-        pool_per_rank: 64,
-        checkpoint_every: Duration::from_secs(3600),
-    };
-    let pool = search::Start {
-        pool: vec![start.scheme.clone()],
-        elapsed: Duration::ZERO,
-        counters: Counters::default(),
-        rounds: 0,
+        time_limit: Some(Duration::from_secs_f64(run.seconds)),
+        ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
     };
     let driver = Driver::new(
         engine.as_mut(),
         config,
-        pool,
+        search::Start::from_scheme(start.scheme.clone()),
         None,
         Progress::new(false, true),
         Instant::now(),
@@ -374,7 +377,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::{engine_flags, median_of_runs};
-    use crate::commands::search::tests::engine;
+    use crate::commands::engine_args::tests::engine;
 
     #[test]
     fn time_to_rank_runs_get_the_engine_flags_as_given() {

@@ -4,6 +4,7 @@ pub mod algebra;
 pub mod bench;
 pub mod codegen;
 pub mod convert;
+pub mod engine_args;
 pub mod gpu;
 pub mod info;
 pub mod lift;

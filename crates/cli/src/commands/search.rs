@@ -9,159 +9,15 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
-use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
-use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
+use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
-use crate::engine::cpu::CpuEngine;
-use crate::engine::gpu::{self, GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
-use crate::engine::Engine;
+use super::engine_args::EngineArgs;
+use crate::engine::{Backend, Kind};
 use crate::schemes::read_valid_f2;
 use crate::search::output::{Checkpoint, Output};
 use crate::search::progress::{si, Progress};
 use crate::search::{Driver, SearchConfig, Start, Stop};
-
-/// Which engine walks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Backend {
-    /// The GPU when one is usable, else the CPU.
-    Auto,
-    Cpu,
-    Gpu,
-}
-
-/// Settings shared by `search` and `bench`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct EngineArgs {
-    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which. On a
-    /// GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
-    /// CPU threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
-    #[arg(long)]
-    pub walkers: Option<usize>,
-    /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
-    /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times
-    /// the wait that reduction took, and a plateau that ends in a plus move doubles it (up to
-    /// 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
-    /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
-    /// lowest rank takes them about every floor steps. The status line and the JSON progress
-    /// show the walkers' median limit.
-    #[arg(long)]
-    pub plateau: Option<u64>,
-    /// How far above its start rank a walker may climb by plus moves.
-    #[arg(long, default_value_t = 4)]
-    pub plus_slack: usize,
-    /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
-    #[arg(long)]
-    pub no_generalized_flips: bool,
-    /// Random seed: the same seed, engine and walker count give the same run (on a GPU, with
-    /// --round-steps).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
-    /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
-    /// the same seed gives the same run.
-    #[arg(long)]
-    pub round_steps: Option<u64>,
-    /// GPU: how walkers find the reductions that their flips make possible.
-    #[arg(long, value_enum, default_value = "walk")]
-    pub gpu_reductions: Reductions,
-    /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given. Every
-    /// warp walks until the same moment: with rounds of so many steps, the warps whose steps
-    /// cost more hold the GPU while the others idle (BENCHMARKS.md).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
-    pub gpu_round_ms: u32,
-    /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
-    #[arg(long, default_value_t = 2)]
-    pub gpu_rounds: u32,
-    /// GPU: most flips taken from the disjoint pairs that one match finds.
-    #[arg(long, default_value_t = 8)]
-    pub gpu_flips: u32,
-    /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub gpu_hints: Hints,
-    /// Steps a walker may go without improving before it restarts from the pool.
-    #[arg(long, default_value_t = 4_000_000)]
-    pub patience: u64,
-}
-
-/// Steps per walker in a round when `--round-steps` is not given (and the round is not timed).
-const ROUND_STEPS: u64 = 1 << 16;
-
-impl EngineArgs {
-    /// Steps per walker in a round of an engine whose rounds are `timed` (`Engine::timed_rounds`):
-    /// then no limit.
-    pub fn steps_per_round(&self, timed: bool) -> u64 {
-        match self.round_steps {
-            Some(steps) => steps,
-            None if timed => u64::MAX,
-            None => ROUND_STEPS,
-        }
-    }
-
-    /// The walk's settings on an engine whose adaptive plateau keeps at least `floor`.
-    pub fn walk_config(&self, floor: u32) -> WalkConfig {
-        WalkConfig {
-            plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
-            generalized: !self.no_generalized_flips,
-            max_rank: self.plus_slack,
-        }
-    }
-
-    /// How long a GPU round lasts, in microseconds: 0 (rounds of exact step counts) when
-    /// `--round-steps` is given.
-    fn gpu_round_us(&self) -> u32 {
-        match self.round_steps {
-            Some(_) => 0,
-            None => self.gpu_round_ms * 1000,
-        }
-    }
-
-    /// Opens the engine the arguments ask for; `auto` falls back to the CPU with a message.
-    pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
-        match self.backend {
-            Backend::Cpu => self.open_cpu(),
-            Backend::Gpu => self.open_gpu(shape).context("--backend gpu"),
-            Backend::Auto => self.open_gpu(shape).or_else(|e| {
-                tracing::info!("no usable GPU ({e:#}); running on the CPU");
-                self.open_cpu()
-            }),
-        }
-    }
-
-    /// The CPU engine on all (or `--threads`) cores.
-    pub fn open_cpu(&self) -> Result<Box<dyn Engine>> {
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        // Many walkers per thread keep the descent from piling onto one dead end.
-        let walkers = self.walkers.unwrap_or(16 * threads);
-        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config(CPU_FLOOR))?))
-    }
-
-    fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
-        let options = GpuOptions {
-            walkers: self.walkers,
-            config: self.walk_config(GPU_FLOOR),
-            device: 0,
-            log_entries: 0,
-            rounds: self.gpu_rounds,
-            flips: self.gpu_flips,
-            reductions: self.gpu_reductions,
-            hints: self.gpu_hints,
-            round_us: self.gpu_round_us(),
-        };
-        // One runner per visible GPU (CUDA_VISIBLE_DEVICES picks which).
-        Ok(match gpu::devices()?.len() {
-            1 => Box::new(GpuEngine::open(shape, options)?),
-            count => Box::new(MultiGpu::open(shape, options, count)?),
-        })
-    }
-}
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
@@ -273,34 +129,28 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
                 .out
                 .clone()
                 .unwrap_or_else(|| PathBuf::from(format!("results/{shape}")));
-            let start = Start {
-                pool: vec![scheme],
-                elapsed: Duration::ZERO,
-                counters: Counters::default(),
-                rounds: 0,
-            };
-            (shape, start, dir, args.engine.seed, target)
+            (shape, Start::from_scheme(scheme), dir, args.engine.seed, target)
         }
     };
-    let mut engine_args = args.engine.clone();
-    engine_args.seed = seed;
-    let mut engine = engine_args.open(shape)?;
+    let spec = args.engine.spec();
+    let mut engine = spec.open(shape)?;
     let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;
     let config = SearchConfig {
-        shape,
-        target,
         time_limit: args.time,
-        seed,
-        steps_per_round: engine_args.steps_per_round(engine.timed_rounds()),
-        patience: engine_args.patience,
-        pool_per_rank: 64,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.1)),
+        ..SearchConfig::new(
+            shape,
+            target,
+            seed,
+            spec.steps_per_round(engine.timed_rounds()),
+            args.engine.patience,
+        )
     };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let progress = Progress::new(args.json, args.quiet);
-    let on_gpu = engine.describe().starts_with("gpu");
+    let on_gpu = engine.kind() == Kind::Gpu;
     let driver = Driver::new(
         engine.as_mut(),
         config.clone(),
@@ -312,11 +162,11 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     let summary = match driver.run(&stop) {
         Ok(summary) => summary,
         // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint.
-        Err(e) if on_gpu && args.engine.backend == Backend::Auto => {
+        Err(e) if on_gpu && spec.backend == Backend::Auto => {
             tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
-            let mut cpu = engine_args.open_cpu()?;
+            let mut cpu = spec.open_cpu()?;
             let config = SearchConfig {
-                steps_per_round: engine_args.steps_per_round(cpu.timed_rounds()),
+                steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
             let start = start_from(&Checkpoint::read(&out_dir)?)?;
@@ -348,37 +198,4 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use clap::Parser;
-
-    use super::EngineArgs;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        engine: EngineArgs,
-    }
-
-    /// The engine settings that these command-line flags give.
-    pub(crate) fn engine<S: AsRef<str>>(args: &[S]) -> EngineArgs {
-        Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
-            .expect("valid flags")
-            .engine
-    }
-
-    #[test]
-    fn gpu_rounds_are_timed_unless_steps_are_given() {
-        let default = engine::<&str>(&[]);
-        assert_eq!(default.steps_per_round(true), u64::MAX);
-        assert_eq!(default.gpu_round_us(), 100_000);
-        assert_eq!(default.steps_per_round(false), 1 << 16);
-        let steps = engine(&["--round-steps", "500", "--gpu-round-ms", "20"]);
-        assert_eq!(steps.steps_per_round(true), 500);
-        assert_eq!(steps.gpu_round_us(), 0);
-        assert_eq!(engine(&["--gpu-round-ms", "20"]).gpu_round_us(), 20_000);
-        assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());
-    }
 }

@@ -5,7 +5,7 @@ use flipgraph_core::walk::{Counters, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
-use super::{Engine, Round, WalkerStatus};
+use super::{Engine, Kind, Round, WalkerStatus};
 
 /// Walkers on a rayon pool of fixed size.
 pub struct CpuEngine {
@@ -35,6 +35,10 @@ impl CpuEngine {
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
         format!("cpu: {} walkers on {} threads", self.walkers.len(), self.threads)
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Cpu
     }
 
     fn timed_rounds(&self) -> bool {

@@ -18,7 +18,7 @@ use flipgraph_core::device::{
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
-use super::{Engine, Round, WalkerStatus};
+use super::{Engine, Kind, Round, WalkerStatus};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
@@ -83,7 +83,7 @@ pub struct GpuOptions {
 }
 
 /// Whether a GPU walker's lanes draw the terms they offer to a match by their partner hints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hints {
     /// On where each lane holds at least 8 slots (7x7x7 and 8x8x8 from naive), where a
     /// uniform match seldom pairs; off below.
@@ -112,7 +112,7 @@ impl Hints {
 const HINTS_FROM_SLOTS: usize = 8;
 
 /// How a GPU walker finds the reductions that its flips make possible.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reductions {
     /// After every flip, a pass over the warp's terms finds every merge and dependent group
     /// the flip made; its cost grows with the rank.
@@ -321,6 +321,10 @@ impl GpuEngine {
 impl Engine for GpuEngine {
     fn describe(&self) -> String {
         format!("gpu: {}, {} walkers (warps)", self.name, self.walkers)
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Gpu
     }
 
     fn timed_rounds(&self) -> bool {
@@ -585,6 +589,10 @@ impl Engine for MultiGpu {
 
     fn walkers(&self) -> usize {
         self.runners.iter().map(|r| r.walkers).sum()
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Gpu
     }
 
     fn timed_rounds(&self) -> bool {

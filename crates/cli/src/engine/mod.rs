@@ -1,12 +1,139 @@
 //! The engines that walk many schemes at once: the CPU engine (threads running the core walk)
-//! and the GPU engine (one warp per scheme). Both serve the search driver through [`Engine`].
+//! and the GPU engine (one warp per scheme). Both serve the search driver through [`Engine`];
+//! [`EngineSpec::open`] builds the one a search asks for, from plain settings (the command
+//! line's flags resolve into an [`EngineSpec`]; nothing here knows of them).
 
 pub mod cpu;
 pub mod gpu;
 
-use anyhow::Result;
-use flipgraph_core::walk::Counters;
-use flipgraph_core::Scheme;
+use anyhow::{Context, Result};
+use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
+use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
+use flipgraph_core::{Scheme, Shape};
+
+use cpu::CpuEngine;
+use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
+
+/// Which engine a search asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The GPU when one is usable, else the CPU.
+    Auto,
+    Cpu,
+    Gpu,
+}
+
+/// Which kind of engine walks: what [`Backend::Auto`] resolved to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Cpu,
+    Gpu,
+}
+
+/// Steps per walker in a round when none is given and the rounds are not timed.
+const ROUND_STEPS: u64 = 1 << 16;
+
+/// Walkers per CPU thread by default: many keep the descent from piling onto one dead end.
+const WALKERS_PER_THREAD: usize = 16;
+
+/// The engine a search asks for: plain settings, resolved from the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub backend: Backend,
+    /// CPU threads (default: all cores).
+    pub threads: Option<usize>,
+    /// Walkers (default: 16 per CPU thread; on GPUs, as many warps as they hold).
+    pub walkers: Option<usize>,
+    /// A fixed plateau limit, or the engine's adaptive one.
+    pub plateau: Option<u64>,
+    /// How far above its start rank a walker may climb by plus moves.
+    pub plus_slack: usize,
+    pub generalized: bool,
+    /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
+    pub round_steps: Option<u64>,
+    /// GPU: how long a round lasts when `round_steps` is not given.
+    pub gpu_round_ms: u32,
+    /// GPU: slots each lane samples per step (match rounds).
+    pub gpu_rounds: u32,
+    /// GPU: most flips taken from the pairs of one match.
+    pub gpu_flips: u32,
+    pub gpu_reductions: Reductions,
+    pub gpu_hints: Hints,
+}
+
+impl EngineSpec {
+    /// Steps per walker in a round of an engine whose rounds are `timed`
+    /// ([`Engine::timed_rounds`]): then no limit.
+    pub fn steps_per_round(&self, timed: bool) -> u64 {
+        match self.round_steps {
+            Some(steps) => steps,
+            None if timed => u64::MAX,
+            None => ROUND_STEPS,
+        }
+    }
+
+    /// The walk's settings on an engine of `kind` (whose adaptive plateau has its own floor).
+    pub fn walk_config(&self, kind: Kind) -> WalkConfig {
+        let floor = match kind {
+            Kind::Cpu => CPU_FLOOR,
+            Kind::Gpu => GPU_FLOOR,
+        };
+        WalkConfig {
+            plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
+            generalized: self.generalized,
+            max_rank: self.plus_slack,
+        }
+    }
+
+    /// How long a GPU round lasts, in microseconds: 0 (rounds of exact step counts) when
+    /// `round_steps` is given.
+    pub fn gpu_round_us(&self) -> u32 {
+        match self.round_steps {
+            Some(_) => 0,
+            None => self.gpu_round_ms.saturating_mul(1000),
+        }
+    }
+
+    /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
+    pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        match self.backend {
+            Backend::Cpu => self.open_cpu(),
+            Backend::Gpu => self.open_gpu(shape).context("--backend gpu"),
+            Backend::Auto => self.open_gpu(shape).or_else(|e| {
+                tracing::info!("no usable GPU ({e:#}); running on the CPU");
+                self.open_cpu()
+            }),
+        }
+    }
+
+    /// The CPU engine on all (or `threads`) cores.
+    pub fn open_cpu(&self) -> Result<Box<dyn Engine>> {
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let walkers = self.walkers.unwrap_or(WALKERS_PER_THREAD * threads);
+        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config(Kind::Cpu))?))
+    }
+
+    /// Every visible GPU (`CUDA_VISIBLE_DEVICES` picks them), each with its own walkers.
+    fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        let options = GpuOptions {
+            walkers: self.walkers,
+            config: self.walk_config(Kind::Gpu),
+            device: 0,
+            log_entries: 0,
+            rounds: self.gpu_rounds,
+            flips: self.gpu_flips,
+            reductions: self.gpu_reductions,
+            hints: self.gpu_hints,
+            round_us: self.gpu_round_us(),
+        };
+        Ok(match gpu::devices()?.len() {
+            1 => Box::new(GpuEngine::open(shape, options)?),
+            count => Box::new(MultiGpu::open(shape, options, count)?),
+        })
+    }
+}
 
 /// What a walker did in a round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +164,8 @@ pub struct Round {
 pub trait Engine {
     /// Names the engine and its hardware, for logs and reports.
     fn describe(&self) -> String;
+    /// Which kind of engine it is.
+    fn kind(&self) -> Kind;
     /// How many walkers it runs.
     fn walkers(&self) -> usize;
     /// Whether its rounds end after a time (then `run_round`'s steps are only a cap).

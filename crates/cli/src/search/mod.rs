@@ -3,7 +3,7 @@
 //! progress and a clean stop on Ctrl-C.
 
 pub mod output;
-pub mod pool;
+mod pool;
 pub mod progress;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,27 @@ pub struct SearchConfig {
     pub checkpoint_every: Duration,
 }
 
+/// Schemes kept per rank in the pool by default.
+pub const POOL_PER_RANK: usize = 64;
+
+impl SearchConfig {
+    /// A search of `shape` down to `target` with rounds of `steps_per_round` steps and walkers
+    /// restarted after `patience` steps without improvement; the default pool, no time limit,
+    /// a checkpoint every 5 seconds.
+    pub fn new(shape: Shape, target: usize, seed: u64, steps_per_round: u64, patience: u64) -> SearchConfig {
+        SearchConfig {
+            shape,
+            target,
+            time_limit: None,
+            seed,
+            steps_per_round,
+            patience,
+            pool_per_rank: POOL_PER_RANK,
+            checkpoint_every: Duration::from_secs(5),
+        }
+    }
+}
+
 /// How a search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -66,6 +87,18 @@ pub struct Start {
     pub elapsed: Duration,
     pub counters: Counters,
     pub rounds: u64,
+}
+
+impl Start {
+    /// A fresh search from `scheme`.
+    pub fn from_scheme(scheme: Scheme) -> Start {
+        Start {
+            pool: vec![scheme],
+            elapsed: Duration::ZERO,
+            counters: Counters::default(),
+            rounds: 0,
+        }
+    }
 }
 
 /// One restart in this many walks from the start scheme again rather than from the pool.

@@ -1,0 +1,197 @@
+//! The engine's command-line flags, shared by `search` and `bench`: they resolve into the
+//! engine module's plain [`EngineSpec`] ([`EngineArgs::spec`]), and the engine's choices get
+//! their command-line names and help here, not in the engine.
+
+use clap::builder::PossibleValue;
+use clap::ValueEnum;
+
+use crate::engine::gpu::{Hints, Reductions};
+use crate::engine::{Backend, EngineSpec};
+
+/// The engine's flags, shared by `search` and `bench`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which. On a
+    /// GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
+    #[arg(long, default_value = "auto")]
+    pub backend: BackendArg,
+    /// CPU threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
+    #[arg(long)]
+    pub walkers: Option<usize>,
+    /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
+    /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times
+    /// the wait that reduction took, and a plateau that ends in a plus move makes it half as
+    /// long again (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
+    /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
+    /// lowest rank takes them about every floor steps. The status line and the JSON progress
+    /// show the walkers' median limit.
+    #[arg(long)]
+    pub plateau: Option<u64>,
+    /// How far above its start rank a walker may climb by plus moves.
+    #[arg(long, default_value_t = 4)]
+    pub plus_slack: usize,
+    /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
+    #[arg(long)]
+    pub no_generalized_flips: bool,
+    /// Random seed: the same seed, engine and walker count give the same run (on a GPU, with
+    /// --round-steps).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
+    /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
+    /// the same seed gives the same run.
+    #[arg(long)]
+    pub round_steps: Option<u64>,
+    /// GPU: how walkers find the reductions that their flips make possible.
+    #[arg(long, default_value = "walk")]
+    pub gpu_reductions: ReductionsArg,
+    /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given. Every
+    /// warp walks until the same moment: with rounds of so many steps, the warps whose steps
+    /// cost more hold the GPU while the others idle (BENCHMARKS.md).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    pub gpu_round_ms: u32,
+    /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
+    #[arg(long, default_value_t = 2)]
+    pub gpu_rounds: u32,
+    /// GPU: most flips taken from the disjoint pairs that one match finds.
+    #[arg(long, default_value_t = 8)]
+    pub gpu_flips: u32,
+    /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
+    #[arg(long, default_value = "auto")]
+    pub gpu_hints: HintsArg,
+    /// Steps a walker may go without improving before it restarts from the pool.
+    #[arg(long, default_value_t = 4_000_000)]
+    pub patience: u64,
+}
+
+impl EngineArgs {
+    /// The engine these flags ask for.
+    pub fn spec(&self) -> EngineSpec {
+        EngineSpec {
+            backend: self.backend.into(),
+            threads: self.threads,
+            walkers: self.walkers,
+            plateau: self.plateau,
+            plus_slack: self.plus_slack,
+            generalized: !self.no_generalized_flips,
+            round_steps: self.round_steps,
+            gpu_round_ms: self.gpu_round_ms,
+            gpu_rounds: self.gpu_rounds,
+            gpu_flips: self.gpu_flips,
+            gpu_reductions: self.gpu_reductions.into(),
+            gpu_hints: self.gpu_hints.into(),
+        }
+    }
+}
+
+/// The command line's side of one of the engine's choices: an enum of the same variants with
+/// their names and help (the engine library knows nothing of the command line), and the
+/// conversion to the engine's own.
+macro_rules! choices {
+    ($(#[$doc:meta])* $arg:ident => $ty:ident { $($variant:ident => $name:literal, $help:literal;)+ }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $arg {
+            $($variant,)+
+        }
+
+        impl ValueEnum for $arg {
+            fn value_variants<'a>() -> &'a [Self] {
+                &[$($arg::$variant),+]
+            }
+
+            fn to_possible_value(&self) -> Option<PossibleValue> {
+                Some(match self {
+                    $($arg::$variant => PossibleValue::new($name).help($help),)+
+                })
+            }
+        }
+
+        impl From<$arg> for $ty {
+            fn from(choice: $arg) -> $ty {
+                match choice {
+                    $($arg::$variant => $ty::$variant,)+
+                }
+            }
+        }
+    };
+}
+
+choices!(
+    /// `--backend`.
+    BackendArg => Backend {
+        Auto => "auto", "The GPU when one is usable, else the CPU";
+        Cpu => "cpu", "All (or --threads) CPU cores";
+        Gpu => "gpu", "Every visible GPU; an error when none is usable";
+    }
+);
+
+choices!(
+    /// `--gpu-reductions`.
+    ReductionsArg => Reductions {
+        Scan => "scan", "After every flip, a pass over the warp's terms finds every merge and dependent group the flip made; its cost grows with the rank";
+        Walk => "walk", "The walk finds them: a flip of two terms that share two factors zeroes one (a merge), and generalized flips take the groups of 3 to 5 terms that a match samples. A step costs the same at any rank; a reduction may wait until the walk meets it";
+    }
+);
+
+choices!(
+    /// `--gpu-hints`.
+    HintsArg => Hints {
+        Auto => "auto", "On where each lane holds at least 8 slots (7x7x7 and 8x8x8 from naive), where a uniform match seldom pairs; off below";
+        On => "on", "Three draws in four among the slots last seen with a partner (or changed by a flip or a plus move): more flips per match where most factors are unique, but a new pair of two unhinted terms meets only when both are drawn uniformly, so reductions may come more slowly";
+        Off => "off", "Uniform draws";
+    }
+);
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use clap::Parser;
+
+    use super::EngineArgs;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    /// The engine settings that these command-line flags give.
+    pub(crate) fn engine<S: AsRef<str>>(args: &[S]) -> EngineArgs {
+        Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
+            .expect("valid flags")
+            .engine
+    }
+
+    #[test]
+    fn gpu_rounds_are_timed_unless_steps_are_given() {
+        let default = engine::<&str>(&[]).spec();
+        assert_eq!(default.steps_per_round(true), u64::MAX);
+        assert_eq!(default.gpu_round_us(), 100_000);
+        assert_eq!(default.steps_per_round(false), 1 << 16);
+        let steps = engine(&["--round-steps", "500", "--gpu-round-ms", "20"]).spec();
+        assert_eq!(steps.steps_per_round(true), 500);
+        assert_eq!(steps.gpu_round_us(), 0);
+        assert_eq!(engine(&["--gpu-round-ms", "20"]).spec().gpu_round_us(), 20_000);
+        assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());
+    }
+
+    #[test]
+    fn the_flags_name_each_choice_of_the_engine() {
+        use crate::engine::gpu::{Hints, Reductions};
+        use crate::engine::Backend;
+        let spec = engine(&["--backend", "cpu", "--gpu-reductions", "scan", "--gpu-hints", "off"]).spec();
+        assert_eq!(
+            (spec.backend, spec.gpu_reductions, spec.gpu_hints),
+            (Backend::Cpu, Reductions::Scan, Hints::Off)
+        );
+        let spec = engine::<&str>(&[]).spec();
+        assert_eq!(
+            (spec.backend, spec.gpu_reductions, spec.gpu_hints),
+            (Backend::Auto, Reductions::Walk, Hints::Auto)
+        );
+        assert!(Cli::try_parse_from(["flipgraph", "--backend", "tpu"]).is_err());
+    }
+}
