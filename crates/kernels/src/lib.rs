@@ -4,8 +4,10 @@
 //! - [`warp`]: the warp instructions (match.any.sync, ballot, redux.sync, shuffle, lane id and
 //!   masks) as small safe wrappers.
 //! - [`shared`]: a warp's factor arrays in shared memory, addressed as shared memory.
-//! - [`walk`]: the walk kernels (`walk`, and `walk32` for factors of up to 32 bits), one warp
-//!   per scheme, built on the moves of flipgraph-core.
+//! - [`global`]: a warp's state, schemes and move log in global memory, bounds-checked.
+//! - [`launch`]: the kernels' entry points (`walk`, and `walk32` for factors of up to 32 bits):
+//!   one `Launch` in, each warp's share of its memory out.
+//! - [`walk`]: one warp's walk on one scheme, built on the moves of flipgraph-core.
 #![no_std]
 #![feature(
     abi_ptx,
@@ -18,6 +20,8 @@
 )]
 #![allow(internal_features)]
 
+pub mod global;
+pub mod launch;
 pub mod shared;
 pub mod walk;
 pub mod warp;

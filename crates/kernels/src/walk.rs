@@ -42,18 +42,16 @@
 //! Every move is a function of flipgraph-core; with FLAG_LOG each elementary move is logged for
 //! replay on the host.
 
-use core::arch::nvptx;
-
 use flipgraph_core::device::{
-    factor_index, log, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_GENERALIZED, FLAG_HINTS,
-    FLAG_ADAPTIVE, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
 };
 use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
-use crate::shared::{FactorStore, Shared32, Shared64};
+use crate::global::{SchemeSlots, WarpGlobal};
+use crate::shared::{FactorStore, Shared32};
 use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 /// Failed steps in a row after which the warp takes a plus move.
@@ -68,32 +66,31 @@ const CLOCK_EVERY: u32 = 64;
 /// Pending terms to check for reductions after one move.
 const WORK: usize = 16;
 
-/// Launch parameters that are not pointers.
+/// The settings of a launch that the walk reads (core's `Launch`, less its buffers).
 #[derive(Clone, Copy)]
-struct Params {
-    cap: usize,
+pub(crate) struct Params {
+    pub cap: usize,
     /// Slots each lane samples per step before the step gives up.
-    rounds: usize,
+    pub rounds: usize,
     /// Most flips taken from the pairs of one match.
-    flips: u32,
-    target: u32,
-    flags: u32,
-    log_cap: u32,
+    pub flips: u32,
+    pub target: u32,
+    pub flags: u32,
     /// The adaptive plateau's floor.
-    plateau_floor: u32,
+    pub plateau_floor: u32,
 }
 
 /// One warp's walk.
 #[derive(Clone, Copy)]
-struct Warp<S: FactorStore> {
+pub(crate) struct Warp<'g, S: FactorStore> {
     lane: u32,
     /// Slots per lane.
     k: usize,
     smem: S,
     /// The partner hints (core's `HINT_BYTES`): 3 positions x 32 lanes of 32-bit words.
     hints: Shared32,
-    best: *mut u64,
-    log: *mut u32,
+    /// Its state, schemes and move log in global memory.
+    global: &'g WarpGlobal,
     p: Params,
     st: Ranks,
     rng: WyRand,
@@ -158,7 +155,7 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl<S: FactorStore> Warp<S> {
+impl<S: FactorStore> Warp<'_, S> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
@@ -216,13 +213,9 @@ impl<S: FactorStore> Warp<S> {
         if self.p.flags & FLAG_LOG == 0 {
             return;
         }
-        if self.st.logged < self.p.log_cap && self.lane == 0 {
-            let [x, y] = log::pack(kind, pos as u32, t as u32, u as u32, v as u32);
-            // SAFETY: logged < log_cap entries of two words.
-            unsafe {
-                *self.log.add(2 * self.st.logged as usize) = x;
-                *self.log.add(2 * self.st.logged as usize + 1) = y;
-            }
+        if self.lane == 0 {
+            let entry = log::pack(kind, pos as u32, t as u32, u as u32, v as u32);
+            self.global.log(self.st.logged, entry);
         }
         self.st.logged += 1;
     }
@@ -542,7 +535,7 @@ impl<S: FactorStore> Warp<S> {
     /// Runs a slow path on a copy of the warp: only the copy's address is taken, so the hot
     /// loop keeps its own warp in registers rather than in local memory.
     #[inline(always)]
-    fn outlined(&mut self, slow: impl FnOnce(&mut Warp<S>)) {
+    fn outlined(&mut self, slow: impl FnOnce(&mut Self)) {
         let mut copy = *self;
         slow(&mut copy);
         *self = copy;
@@ -581,7 +574,7 @@ impl<S: FactorStore> Warp<S> {
             self.st.since_reduction = 0;
             if self.st.rank < self.st.best_rank {
                 self.st.best_rank = self.st.rank;
-                self.save(self.best);
+                self.save(self.global.best);
             }
         }
     }
@@ -793,19 +786,18 @@ impl<S: FactorStore> Warp<S> {
     }
 
     /// Copies the shared terms to `dst` (global, the layout of flipgraph_core::device).
-    fn save(&self, dst: *mut u64) {
+    fn save(&self, dst: SchemeSlots) {
         for pos in 0..3 {
             for j in 0..self.k {
                 let s = j * 32 + self.lane as usize;
-                // SAFETY: dst holds this warp's scheme_words(cap) factors.
-                unsafe { *dst.add(factor_index(self.p.cap, pos, s)) = self.factor(pos, s) };
+                dst.set(pos, s, self.factor(pos, s));
             }
         }
     }
 
     /// Copies `src` into shared memory, with hints that every slot may have a partner (the
     /// first draws correct them); returns the number of live terms.
-    fn fill(&self, src: *const u64) -> u32 {
+    fn fill(&self, src: SchemeSlots) -> u32 {
         let every_row = u32::MAX >> (32 - self.k);
         for pos in 0..3 {
             // SAFETY: as in `hint`.
@@ -815,9 +807,8 @@ impl<S: FactorStore> Warp<S> {
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             for pos in 0..3 {
-                // SAFETY: src holds scheme_words(cap) factors, smem this warp's arrays.
-                let at = factor_index(self.p.cap, pos, s);
-                unsafe { self.smem.write(at, *src.add(at)) };
+                // SAFETY: slot s < cap, pos < 3: inside this warp's shared arrays.
+                unsafe { self.smem.write(factor_index(self.p.cap, pos, s), src.get(pos, s)) };
             }
             live += ballot(self.factor(0, s) != 0).count_ones();
         }
@@ -826,157 +817,86 @@ impl<S: FactorStore> Warp<S> {
     }
 }
 
-/// Defines a walk kernel that keeps its factors in shared memory as `$store`.
-macro_rules! walk_kernel {
-    ($(#[$doc:meta])* $name:ident, $store:ty) => {
-        $(#[$doc])*
-        ///
-        /// `launch.round_us`, when not zero, ends the walk of every warp after that many
-        /// microseconds (or `launch.steps` steps, if sooner).
-        ///
-        /// # Safety
-        /// `launch` holds device addresses laid out as flipgraph_core::device says for
-        /// `launch.warps` walkers of capacity `launch.cap` (a multiple of 32) and move logs of
-        /// `launch.log_cap` entries, and the block has dynamic shared memory of core's
-        /// `warp_shared_bytes` per warp.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
-            // SAFETY: the contract above.
-            unsafe { run::<$store>(launch) }
+impl<'g, S: FactorStore> Warp<'g, S> {
+    /// Walks one warp for a launch: loads its scheme (a staged one, or its own terms) into
+    /// its shared memory at `warp_shared`, takes up to `steps` steps (stopping at the target
+    /// or, when `round_us` is not zero, after that many microseconds), and writes its terms and
+    /// state back.
+    ///
+    /// # Safety
+    /// `warp_shared` points to this warp's `warp_shared_bytes(p.cap, S::BYTES)` bytes of the
+    /// block's shared memory.
+    #[inline(always)]
+    pub(crate) unsafe fn run(global: &'g WarpGlobal, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
+        let mut st = global.state();
+        let words = scheme_words(p.cap);
+        let mut w = Warp {
+            lane: warp::lane_id(),
+            k: p.cap / 32,
+            // SAFETY: this warp's shared memory (the contract above): its factors, then its hints.
+            smem: unsafe { S::new(warp_shared) },
+            hints: unsafe { Shared32::new(warp_shared.add(words * S::BYTES)) },
+            global,
+            p,
+            st: Ranks {
+                rank: st.rank,
+                best_rank: st.best_rank,
+                since_reduction: st.since_reduction,
+                max_rank: st.max_rank,
+                logged: st.logged,
+                plateau: st.plateau,
+            },
+            rng: WyRand::new(st.rng),
+            failed: 0,
+            tally: Tally::default(),
+        };
+        let mut work = Work {
+            items: [(0, 0); WORK],
+            len: 0,
+        };
+        match global.staged {
+            Some(staged) => {
+                let live = w.fill(staged);
+                w.st.rank = live;
+                w.st.best_rank = live;
+                w.st.since_reduction = 0;
+                w.st.logged = 0;
+                st.load = NO_LOAD;
+            }
+            None => {
+                w.fill(global.terms);
+            }
         }
-    };
-}
-
-walk_kernel!(
-    /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
-    /// Factors of up to 64 bits, 8 bytes of shared memory each.
-    walk,
-    Shared64
-);
-walk_kernel!(
-    /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
-    /// each, and 32-bit compares).
-    walk32,
-    Shared32
-);
-
-/// The body of the walk kernels.
-///
-/// # Safety
-/// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
-#[inline(always)]
-unsafe fn run<S: FactorStore>(launch: Launch) {
-    let Launch {
-        terms,
-        best,
-        states,
-        staging,
-        log,
-        warps,
-        cap,
-        steps,
-        target,
-        flags,
-        log_cap,
-        rounds,
-        flips,
-        round_us,
-        plateau_floor,
-    } = launch;
-    let (terms, best, states) = (terms as *mut u64, best as *mut u64, states as *mut WarpState);
-    let (staging, log) = (staging as *const u64, log as *mut u32);
-    if flags & FLAG_TRAP != 0 {
-        // SAFETY: aborts the launch; the host reports the fault.
-        unsafe { core::arch::asm!("trap;") };
-    }
-    let tid = nvptx::_thread_idx_x() as usize;
-    let warp_id = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
-    if warp_id >= warps as usize {
-        return;
-    }
-    let cap_us = cap as usize;
-    let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
-    let p = Params {
-        cap: cap_us,
-        rounds: rounds.max(1) as usize,
-        flips: flips.max(1),
-        target,
-        flags,
-        log_cap,
-        plateau_floor,
-    };
-    // SAFETY: per the contract above.
-    let mut st = unsafe { *states.add(warp_id) };
-    let words = scheme_words(cap_us);
-    let mine = unsafe { terms.add(warp_id * words) };
-    // This warp's factors, then its hints.
-    let warp_shared = unsafe { shared.add((tid / 32) * warp_shared_bytes(cap_us, S::BYTES)) };
-    let mut w = Warp {
-        lane: warp::lane_id(),
-        k: cap_us / 32,
-        smem: unsafe { S::new(warp_shared) },
-        hints: unsafe { Shared32::new(warp_shared.add(words * S::BYTES)) },
-        best: unsafe { best.add(warp_id * words) },
-        log: unsafe { log.add(warp_id * log_words(log_cap as usize)) },
-        p,
-        st: Ranks {
-            rank: st.rank,
-            best_rank: st.best_rank,
-            since_reduction: st.since_reduction,
-            max_rank: st.max_rank,
-            logged: st.logged,
-            plateau: st.plateau,
-        },
-        rng: WyRand::new(st.rng),
-        failed: 0,
-        tally: Tally::default(),
-    };
-    let mut work = Work {
-        items: [(0, 0); WORK],
-        len: 0,
-    };
-    if st.load != NO_LOAD {
-        let live = w.fill(unsafe { staging.add(st.load as usize * words) });
-        w.st.rank = live;
-        w.st.best_rank = live;
-        w.st.since_reduction = 0;
-        w.st.logged = 0;
-        st.load = NO_LOAD;
-    } else {
-        w.fill(mine);
-    }
-    // A round by time: every warp stops at the same moment, where a count of steps would let
-    // the warps whose steps cost more (more flips per match, more reductions) hold the
-    // multiprocessor while the others have left it.
-    let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
-    for i in 0..steps {
-        if w.st.rank <= w.p.target {
-            break;
+        // A round by time: every warp stops at the same moment, where a count of steps would
+        // let the warps whose steps cost more (more flips per match, more reductions) hold the
+        // multiprocessor while the others have left it.
+        let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
+        for i in 0..steps {
+            if w.st.rank <= w.p.target {
+                break;
+            }
+            if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
+                break;
+            }
+            w.step(&mut work);
         }
-        if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
-            break;
-        }
-        w.step(&mut work);
-    }
-    w.save(mine);
-    st.rng = w.rng.state();
-    st.rank = w.st.rank;
-    st.best_rank = w.st.best_rank;
-    st.since_reduction = w.st.since_reduction;
-    st.logged = w.st.logged;
-    st.plateau = w.st.plateau;
-    // Reread here: loaded at the start, the counters would hold 12 registers all launch.
-    // SAFETY: as above.
-    st.counters = unsafe { (*states.add(warp_id)).counters };
-    let c = &mut st.counters;
-    c.steps += w.tally.steps as u64;
-    c.flips += w.tally.flips as u64;
-    c.plus += w.tally.plus as u64;
-    c.vertices += (w.tally.flips + w.tally.plus) as u64;
-    c.reductions += w.tally.reductions as u64;
-    c.generalized += w.tally.generalized as u64;
-    if w.lane == 0 {
-        unsafe { *states.add(warp_id) = st };
+        w.save(global.terms);
+        st.rng = w.rng.state();
+        st.rank = w.st.rank;
+        st.best_rank = w.st.best_rank;
+        st.since_reduction = w.st.since_reduction;
+        st.logged = w.st.logged;
+        st.plateau = w.st.plateau;
+        // Reread here: loaded at the start, the counters would hold 12 registers all launch.
+        st.counters = global.counters();
+        let c = &mut st.counters;
+        c.steps += w.tally.steps as u64;
+        c.flips += w.tally.flips as u64;
+        c.plus += w.tally.plus as u64;
+        c.vertices += (w.tally.flips + w.tally.plus) as u64;
+        c.reductions += w.tally.reductions as u64;
+        c.generalized += w.tally.generalized as u64;
+        global.set_state(st, w.lane);
     }
 }
 

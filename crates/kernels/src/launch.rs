@@ -1,0 +1,78 @@
+//! The kernels' entry points: one `Launch` in, each warp's share of it out. A warp finds its
+//! global memory ([`WarpGlobal`], the one unsafe step over the launch's buffers) and its shared
+//! memory, and walks ([`crate::walk`]).
+
+use core::arch::nvptx;
+
+use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_TRAP};
+
+use crate::global::WarpGlobal;
+use crate::shared::{FactorStore, Shared32, Shared64};
+use crate::walk::{Params, Warp};
+
+/// Defines a walk kernel that keeps its factors in shared memory as `$store`.
+macro_rules! walk_kernel {
+    ($(#[$doc:meta])* $name:ident, $store:ty) => {
+        $(#[$doc])*
+        ///
+        /// `launch.round_us`, when not zero, ends the walk of every warp after that many
+        /// microseconds (or `launch.steps` steps, if sooner).
+        ///
+        /// # Safety
+        /// `launch` holds device addresses laid out as flipgraph_core::device says for
+        /// `launch.warps` walkers of capacity `launch.cap` (a multiple of 32) and move logs of
+        /// `launch.log_cap` entries, every walker's `load` names a staged scheme or none, and
+        /// the block has dynamic shared memory of core's `warp_shared_bytes` per warp.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
+            // SAFETY: the contract above.
+            unsafe { run::<$store>(&launch) }
+        }
+    };
+}
+
+walk_kernel!(
+    /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
+    /// Factors of up to 64 bits, 8 bytes of shared memory each.
+    walk,
+    Shared64
+);
+walk_kernel!(
+    /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
+    /// each, and 32-bit compares).
+    walk32,
+    Shared32
+);
+
+/// The body of the walk kernels.
+///
+/// # Safety
+/// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
+#[inline(always)]
+unsafe fn run<S: FactorStore>(launch: &Launch) {
+    if launch.flags & FLAG_TRAP != 0 {
+        // SAFETY: aborts the launch; the host reports the fault.
+        unsafe { core::arch::asm!("trap;") };
+    }
+    let tid = nvptx::_thread_idx_x() as usize;
+    let warp = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
+    // SAFETY: the launch's contract (above).
+    let Some(global) = (unsafe { WarpGlobal::new(launch, warp) }) else {
+        return;
+    };
+    let cap = launch.cap as usize;
+    let params = Params {
+        cap,
+        rounds: launch.rounds.max(1) as usize,
+        flips: launch.flips.max(1),
+        target: launch.target,
+        flags: launch.flags,
+        plateau_floor: launch.plateau_floor,
+    };
+    let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
+    // SAFETY: this warp's part of the block's shared memory, per the contract.
+    unsafe {
+        let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES));
+        Warp::<S>::run(&global, params, warp_shared, launch.steps, launch.round_us);
+    }
+}
