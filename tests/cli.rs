@@ -3,25 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::{bin, flipgraph, text};
+
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/data")
         .join(name)
-}
-
-fn flipgraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
-        .args(args)
-        .output()
-        .expect("run flipgraph")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Writes `bytes` to a temp file named `name` and runs `flipgraph verify` on it.
@@ -430,7 +419,7 @@ fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
         ("3", "3x3x3-r23-laderman.m", "rank 27 to rank 23"),
     ] {
         let out = dir.path().join(size);
-        let naive_run = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        let naive_run = bin()
             .args([
                 "search",
                 "--size",

@@ -1,26 +1,13 @@
 //! GPU tests: they need an NVIDIA GPU and skip, saying why, where there is none (as in CI).
 
-use std::process::{Command, Output};
+mod common;
 
-fn flipgraph(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use common::{bin, flipgraph, text};
 
 /// The rows of a 2-second `bench --backend gpu --json` over `sizes`, with
 /// `CUDA_VISIBLE_DEVICES` set when given.
 fn bench_rows(sizes: &str, visible: Option<&str>) -> Vec<serde_json::Value> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_flipgraph"));
+    let mut cmd = bin();
     cmd.args([
         "bench",
         "--backend",
@@ -73,7 +60,7 @@ fn without_a_gpu_the_gpu_backend_fails_clearly_and_auto_runs_on_the_cpu() {
         text(&out)
     );
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+    let out = bin()
         .args(["search", "--size", "2", "--backend", "auto", "--out"])
         .arg(dir.path().join("run"))
         .output()
@@ -111,7 +98,7 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     }
     let dir = tempfile::tempdir().unwrap();
     let run = |backend: &str, name: &str| {
-        Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        bin()
             .args([
                 "search",
                 "--size",

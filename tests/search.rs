@@ -1,21 +1,13 @@
 //! End-to-end tests of `flipgraph search`: results, checkpoints, kills and resumes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_flipgraph"))
-}
+mod common;
 
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use common::{bin, text};
 
 /// The result files (one per rank reached) of an output folder.
 fn results(dir: &Path) -> Vec<PathBuf> {

@@ -19,7 +19,7 @@
 //!     generalized: true,
 //!     round_steps: None,
 //!     gpu_round_ms: 100,
-//!     gpu_rounds: 2,
+//!     gpu_match_rounds: 2,
 //!     gpu_flips: 8,
 //!     gpu_reductions: Reductions::Walk,
 //!     gpu_hints: Hints::Auto,
@@ -36,7 +36,7 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+pub mod atomic_file;
 pub mod engine;
-pub mod output;
 pub mod schemes;
 pub mod search;

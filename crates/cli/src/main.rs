@@ -2,7 +2,7 @@
 
 mod commands;
 
-use flipgraph_search::{engine, output, schemes, search};
+use flipgraph_search::{atomic_file, engine, schemes, search};
 
 use std::process::ExitCode;
 

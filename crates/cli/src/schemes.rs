@@ -8,7 +8,7 @@ use flipgraph_core::formats::{self, Format, Ring, SchemeFile};
 use flipgraph_core::verify::{self, Diagnosis};
 use flipgraph_core::{IntScheme, Scheme};
 
-use crate::output::write_atomic;
+use crate::atomic_file::write_atomic;
 
 /// A scheme file, read and verified.
 pub struct Checked {

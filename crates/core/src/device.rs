@@ -95,7 +95,7 @@ pub struct Launch {
     /// Entries of each move log.
     pub log_cap: u32,
     /// Slots each lane samples per step (match rounds) before the step gives up.
-    pub rounds: u32,
+    pub match_rounds: u32,
     /// Most flips taken from the pairs of one match.
     pub flips: u32,
     /// When not zero, every walker stops after this many microseconds (or `steps`).

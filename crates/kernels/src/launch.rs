@@ -63,7 +63,7 @@ unsafe fn run<S: FactorStore>(launch: &Launch) {
     let cap = launch.cap as usize;
     let params = Params {
         cap,
-        rounds: launch.rounds.max(1) as usize,
+        match_rounds: launch.match_rounds.max(1) as usize,
         flips: launch.flips.max(1),
         target: launch.target,
         flags: launch.flags,

@@ -71,7 +71,7 @@ const WORK: usize = 16;
 pub(crate) struct Params {
     pub cap: usize,
     /// Slots each lane samples per step before the step gives up.
-    pub rounds: usize,
+    pub match_rounds: usize,
     /// Most flips taken from the pairs of one match.
     pub flips: u32,
     pub target: u32,
@@ -308,7 +308,7 @@ impl<S: FactorStore> Warp<'_, S> {
         }
         let r = self.rng.bits();
         let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
-        for round in 0..self.p.rounds.min(self.k) {
+        for round in 0..self.p.match_rounds.min(self.k) {
             let slot = self.own_slot((r >> 32) as u32, round, pos);
             let key = self.factor(pos.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;

@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use flipgraph_core::formats::Ring;
 use flipgraph_core::{IntScheme, Position};
 
-use crate::output::write_atomic;
+use crate::atomic_file::write_atomic;
 use crate::schemes::read_checked;
 
 /// Write a Rust function that multiplies an n x m by an m x p matrix with the scheme's

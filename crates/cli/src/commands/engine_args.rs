@@ -79,7 +79,7 @@ impl EngineArgs {
             generalized: !self.no_generalized_flips,
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,
-            gpu_rounds: self.gpu_rounds,
+            gpu_match_rounds: self.gpu_rounds,
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),

@@ -106,7 +106,7 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
         config,
         device: 0,
         log_entries: LOG,
-        rounds: 2,
+        match_rounds: 2,
         flips: 4,
         // Exact step counts: the logs must not depend on timing.
         round_us: 0,

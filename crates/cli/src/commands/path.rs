@@ -8,7 +8,7 @@ use flipgraph_core::path::{apply, parse, path, to_text, Move};
 use flipgraph_core::verify::verify;
 use flipgraph_core::{IntScheme, Scheme};
 
-use crate::output::write_atomic;
+use crate::atomic_file::write_atomic;
 use crate::schemes::{read_valid_f2, write_verified, WriteArgs};
 
 /// Build a path of moves (plus moves, merges and pairs; see the path format in flipgraph-core's

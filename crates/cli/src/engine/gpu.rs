@@ -70,7 +70,7 @@ pub struct GpuOptions {
     /// Entries of the move log per warp (0: no log).
     pub log_entries: usize,
     /// Slots each lane samples per step (match.any.sync rounds) before the step gives up.
-    pub rounds: u32,
+    pub match_rounds: u32,
     /// Most flips taken from the disjoint pairs that one match finds.
     pub flips: u32,
     /// When not zero, a round ends for every warp after this many microseconds (or its
@@ -517,7 +517,7 @@ fn launch(
         target: clamp(target as u64),
         flags,
         log_cap: options.log_entries as u32,
-        rounds: options.rounds,
+        match_rounds: options.match_rounds,
         flips: options.flips,
         round_us: options.round_us,
         plateau_floor: match config.plateau {
@@ -648,7 +648,7 @@ mod tests {
             },
             device: 0,
             log_entries: 7,
-            rounds: 2,
+            match_rounds: 2,
             flips: 8,
             round_us: 100_000,
             reductions: Reductions::Scan,
@@ -667,7 +667,10 @@ mod tests {
             [0x1000, 0x2000, 0x3000, 0x4000, 0x5000]
         );
         assert_eq!((l.warps, l.cap, l.target, l.log_cap), (100, 544, 328, 7));
-        assert_eq!((l.rounds, l.flips, l.round_us, l.plateau_floor), (2, 8, 100_000, 100));
+        assert_eq!(
+            (l.match_rounds, l.flips, l.round_us, l.plateau_floor),
+            (2, 8, 100_000, 100)
+        );
         // Counts beyond 32 bits saturate rather than wrap.
         assert_eq!(l.steps, u32::MAX);
         // 17 slots per lane: automatic hints are on.

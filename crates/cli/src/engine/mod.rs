@@ -54,7 +54,7 @@ pub struct EngineSpec {
     /// GPU: how long a round lasts when `round_steps` is not given.
     pub gpu_round_ms: u32,
     /// GPU: slots each lane samples per step (match rounds).
-    pub gpu_rounds: u32,
+    pub gpu_match_rounds: u32,
     /// GPU: most flips taken from the pairs of one match.
     pub gpu_flips: u32,
     pub gpu_reductions: Reductions,
@@ -122,7 +122,7 @@ impl EngineSpec {
             config: self.walk_config(Kind::Gpu),
             device: 0,
             log_entries: 0,
-            rounds: self.gpu_rounds,
+            match_rounds: self.gpu_match_rounds,
             flips: self.gpu_flips,
             reductions: self.gpu_reductions,
             hints: self.gpu_hints,

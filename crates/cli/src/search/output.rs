@@ -11,7 +11,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
 
-use crate::output::write_atomic;
+use crate::atomic_file::write_atomic;
 
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const EVENTS: &str = "events.jsonl";
