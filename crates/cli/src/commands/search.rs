@@ -96,42 +96,62 @@ fn start_from(cp: &Checkpoint) -> Result<Start> {
     })
 }
 
-pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
-    let (shape, start, out_dir, seed, target) = match &args.resume {
-        Some(dir) => {
-            let cp = Checkpoint::read(dir)?;
-            let start = start_from(&cp)?;
-            (
-                cp.shape()?,
-                start,
-                dir.clone(),
-                cp.seed,
-                args.target_rank.unwrap_or(cp.target),
-            )
-        }
-        None => {
-            let scheme = match &args.from {
-                Some(path) => read_valid_f2(path)?,
-                None => Scheme::naive(args.size.expect("clap requires --size")),
-            };
-            if let (Some(size), Some(_)) = (args.size, &args.from) {
-                if size != scheme.shape() {
-                    bail!("--size {size} does not match the shape {} of --from", scheme.shape());
-                }
-            }
-            let shape = scheme.shape();
-            let target = args.target_rank.unwrap_or_else(|| {
-                best_known_rank(shape)
-                    .filter(|&k| k < scheme.rank())
-                    .unwrap_or(scheme.rank().saturating_sub(1))
-            });
-            let dir = args
-                .out
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(format!("results/{shape}")));
-            (shape, Start::from_scheme(scheme), dir, args.engine.seed, target)
-        }
+/// Where a search begins: its shape, start, output folder, seed and target rank.
+struct Begin {
+    shape: Shape,
+    start: Start,
+    out_dir: PathBuf,
+    seed: u64,
+    target: usize,
+}
+
+/// The beginning the flags ask for: a checkpoint to resume, a scheme file, or the naive scheme.
+fn begin(args: &Args) -> Result<Begin> {
+    if let Some(dir) = &args.resume {
+        let cp = Checkpoint::read(dir)?;
+        return Ok(Begin {
+            shape: cp.shape()?,
+            start: start_from(&cp)?,
+            out_dir: dir.clone(),
+            seed: cp.seed,
+            target: args.target_rank.unwrap_or(cp.target),
+        });
+    }
+    let scheme = match &args.from {
+        Some(path) => read_valid_f2(path)?,
+        None => Scheme::naive(args.size.expect("clap requires --size")),
     };
+    if let (Some(size), Some(_)) = (args.size, &args.from) {
+        if size != scheme.shape() {
+            bail!("--size {size} does not match the shape {} of --from", scheme.shape());
+        }
+    }
+    let shape = scheme.shape();
+    let target = args.target_rank.unwrap_or_else(|| {
+        best_known_rank(shape)
+            .filter(|&k| k < scheme.rank())
+            .unwrap_or(scheme.rank().saturating_sub(1))
+    });
+    Ok(Begin {
+        shape,
+        start: Start::from_scheme(scheme),
+        out_dir: args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
+        seed: args.engine.seed,
+        target,
+    })
+}
+
+pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
+    let Begin {
+        shape,
+        start,
+        out_dir,
+        seed,
+        target,
+    } = begin(&args)?;
     let spec = args.engine.spec();
     let mut engine = spec.open(shape)?;
     let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;

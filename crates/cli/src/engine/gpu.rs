@@ -129,6 +129,22 @@ fn walker_cap(shape: Shape, slack: usize) -> usize {
     (shape.naive_rank() + slack.min(64) + 1).div_ceil(32) * 32
 }
 
+/// Refuses `walkers` walkers of `cap` slots with move logs of `log_entries` where their buffers
+/// (terms and best terms, states, logs) would take more than half of `total_mem` bytes.
+fn check_memory(shape: Shape, walkers: usize, cap: usize, log_entries: usize, total_mem: usize) -> Result<()> {
+    // The move log takes two 32-bit words an entry: one u64.
+    let need = (2 * walkers * scheme_words(cap) + walkers * (STATE_WORDS + log_entries)) * 8;
+    if need > total_mem / 2 {
+        bail!(
+            "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
+            need >> 20,
+            total_mem >> 20,
+            walkers * (total_mem / 2) / need
+        );
+    }
+    Ok(())
+}
+
 /// Whether a GPU can be used, and which: the names of the devices, or why not.
 pub fn devices() -> Result<Vec<String>> {
     // SAFETY: only tries to open the driver library.
@@ -216,16 +232,7 @@ impl GpuEngine {
         let total_mem = cudarc::driver::result::mem_get_info()
             .map(|(_, total)| total)
             .unwrap_or(usize::MAX);
-        // Terms and best terms, the states, and the move log (two 32-bit words an entry).
-        let need = (2 * words + walkers * (STATE_WORDS + options.log_entries)) * 8;
-        if need > total_mem / 2 {
-            bail!(
-                "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
-                need >> 20,
-                total_mem >> 20,
-                walkers * (total_mem / 2) / need
-            );
-        }
+        check_memory(shape, walkers, cap, options.log_entries, total_mem)?;
         let alloc = |n: usize| {
             stream
                 .alloc_zeros::<u64>(n.max(1))
