@@ -525,3 +525,68 @@ fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("/nonexistent/x.m"), "{}", text(&out));
 }
+
+#[test]
+fn flags_out_of_range_are_clear_errors_not_panics() {
+    let search = ["search", "--size", "2", "--backend", "cpu", "--time", "1s"];
+    let bench = ["bench", "--sizes", "2", "--backend", "cpu"];
+    for (base, flag, value) in [
+        (&search[..], "--time", "99999999999999999999s"),
+        (&search[..], "--checkpoint-secs", "1e400"),
+        (&search[..], "--threads", "0"),
+        (&search[..], "--walkers", "0"),
+        (&search[..], "--round-steps", "0"),
+        (&search[..], "--formats", "mathematica"),
+        (&bench[..], "--seconds", "nan"),
+        (&bench[..], "--seconds", "1e400"),
+        (&bench[..], "--walkers", "0"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("run");
+        let mut args = base.to_vec();
+        args.extend([flag, value, "--out", out_dir.to_str().unwrap()]);
+        if base[0] == "bench" {
+            args.truncate(args.len() - 2);
+        }
+        let out = flipgraph(&args);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {}", text(&out));
+        assert!(text(&out).contains(flag), "{flag} {value}: {}", text(&out));
+    }
+}
+
+#[test]
+fn a_checkpoint_with_an_impossible_elapsed_time_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let first = flipgraph(&[
+        "search",
+        "--size",
+        "2",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--time",
+        "0.2s",
+        "--target-rank",
+        "1",
+        "--quiet",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert!(first.status.success(), "{}", text(&first));
+    let path = run.join("checkpoint.json");
+    let good: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    for bad in [-1.0, 1e300] {
+        let mut cp = good.clone();
+        cp["elapsed_s"] = serde_json::json!(bad);
+        std::fs::write(&path, cp.to_string()).unwrap();
+        let out = flipgraph(&["search", "--resume", run.to_str().unwrap(), "--time", "0.2s", "--quiet"]);
+        assert_eq!(out.status.code(), Some(1), "{bad}: {}", text(&out));
+        assert!(
+            text(&out).contains("checkpoint.json") && text(&out).contains("elapsed_s"),
+            "{bad}: {}",
+            text(&out)
+        );
+    }
+}

@@ -60,7 +60,8 @@ pub struct WriteArgs {
     pub mod2: bool,
 }
 
-fn parse_writable(s: &str) -> Result<Format, String> {
+/// A format that has a writer (for flags that choose output formats).
+pub fn parse_writable(s: &str) -> Result<Format, String> {
     let f: Format = s.parse()?;
     if f.writable() {
         Ok(f)

@@ -35,9 +35,9 @@ pub struct Args {
     /// engine's ratio to it.
     #[arg(long)]
     cpu_thread: bool,
-    /// Seconds per size.
-    #[arg(long, default_value_t = 10.0)]
-    seconds: f64,
+    /// Time per size (or start): seconds, or 90s, 10m, ...
+    #[arg(long, default_value = "10", value_parser = super::search::parse_duration)]
+    seconds: Duration,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -154,7 +154,7 @@ struct Run {
     seed: u64,
     /// Steps without improvement after which a walker restarts from the pool.
     patience: u64,
-    seconds: f64,
+    seconds: Duration,
 }
 
 /// Walks from `start` on the engine of `spec` as `run` says; audits every walker at the end.
@@ -165,7 +165,7 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let engine_name = engine.describe();
     let steps = spec.steps_per_round(engine.timed_rounds());
     let config = SearchConfig {
-        time_limit: Some(Duration::from_secs_f64(run.seconds)),
+        time_limit: Some(run.seconds),
         ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
     };
     let driver = Driver::new(

@@ -16,10 +16,10 @@ pub struct EngineArgs {
     #[arg(long, default_value = "auto")]
     pub backend: BackendArg,
     /// CPU threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
     /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<usize>)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
     /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times
@@ -43,7 +43,7 @@ pub struct EngineArgs {
     /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
     /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
     /// the same seed gives the same run.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one::<u64>)]
     pub round_steps: Option<u64>,
     /// GPU: how walkers find the reductions that their flips make possible.
     #[arg(long, default_value = "walk")]
@@ -65,6 +65,15 @@ pub struct EngineArgs {
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = 4_000_000)]
     pub patience: u64,
+}
+
+/// A count of at least one (0 threads, walkers or steps would walk nothing, forever).
+fn at_least_one<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n == T::default() => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number")),
+    }
 }
 
 impl EngineArgs {

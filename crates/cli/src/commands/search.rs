@@ -14,7 +14,7 @@ use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::EngineArgs;
 use crate::engine::{Backend, Kind};
-use crate::schemes::read_valid_f2;
+use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::output::{Checkpoint, Output};
 use crate::search::progress::{si, Progress};
 use crate::search::{Driver, SearchConfig, Start, Stop};
@@ -46,11 +46,11 @@ pub struct Args {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Formats of the result files (comma separated): json, txt, letter, seed.
-    #[arg(long, value_delimiter = ',', default_value = "json")]
+    #[arg(long, value_delimiter = ',', default_value = "json", value_parser = parse_writable)]
     pub formats: Vec<Format>,
-    /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 5.0)]
-    pub checkpoint_secs: f64,
+    /// Time between checkpoints: seconds, or 90s, 10m, ... (at least 0.1 s).
+    #[arg(long, default_value = "5", value_parser = parse_duration)]
+    pub checkpoint_secs: Duration,
     /// Progress as JSON lines on standard output.
     #[arg(long)]
     pub json: bool,
@@ -60,6 +60,10 @@ pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
 }
+
+/// The longest duration a flag takes: 100 years (any longer one means "no limit", which
+/// leaving the flag out says; far longer ones overflow the clock's arithmetic).
+const MAX_DURATION_S: f64 = 100.0 * 365.0 * 86400.0;
 
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
@@ -75,18 +79,23 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "d" => v * 86400.0,
         _ => return Err(format!("unknown unit '{unit}' (use s, m, h or d)")),
     };
-    if secs.is_finite() && secs >= 0.0 {
-        Ok(Duration::from_secs_f64(secs))
-    } else {
-        Err(format!("bad duration '{s}'"))
+    if !(secs.is_finite() && secs >= 0.0) {
+        return Err(format!("bad duration '{s}'"));
     }
+    if secs > MAX_DURATION_S {
+        return Err(format!(
+            "'{s}' is longer than the longest duration accepted, {} days",
+            MAX_DURATION_S / 86400.0
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 /// Where a resumed search starts: the checkpoint's pool, time and counters.
 fn start_from(cp: &Checkpoint) -> Result<Start> {
     Ok(Start {
         pool: cp.schemes()?,
-        elapsed: Duration::from_secs_f64(cp.elapsed_s),
+        elapsed: cp.elapsed(),
         counters: Counters {
             steps: cp.steps,
             vertices: cp.vertices,
@@ -157,7 +166,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;
     let config = SearchConfig {
         time_limit: args.time,
-        checkpoint_every: Duration::from_secs_f64(args.checkpoint_secs.max(0.1)),
+        checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         ..SearchConfig::new(
             shape,
             target,

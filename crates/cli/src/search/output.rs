@@ -4,6 +4,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
@@ -56,10 +57,26 @@ impl Checkpoint {
             .collect()
     }
 
+    /// The time the search has walked so far.
+    pub fn elapsed(&self) -> Duration {
+        // `read` refused any other value.
+        Duration::from_secs_f64(self.elapsed_s)
+    }
+
     pub fn read(dir: &Path) -> Result<Checkpoint> {
         let path = dir.join(CHECKPOINT);
         let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))
+        let cp: Checkpoint =
+            serde_json::from_str(&text).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
+        // A century of walking: anything longer (or negative, or not a number) is a damaged file.
+        if !(cp.elapsed_s.is_finite() && (0.0..=3.2e9).contains(&cp.elapsed_s)) {
+            bail!(
+                "{}: elapsed_s {} is not a time a search can have run (damaged checkpoint?)",
+                path.display(),
+                cp.elapsed_s
+            );
+        }
+        Ok(cp)
     }
 }
 
