@@ -1,4 +1,6 @@
-//! GPU tests: they need an NVIDIA GPU and skip, saying why, where there is none (as in CI).
+//! GPU tests: they need an NVIDIA GPU, so they are ignored by default (a run without a GPU, as
+//! in CI, reports them as ignored rather than passed) and run with `-- --ignored` on a GPU
+//! machine, where they still skip, saying why, if no GPU is usable.
 
 mod common;
 
@@ -70,6 +72,7 @@ fn without_a_gpu_the_gpu_backend_fails_clearly_and_auto_runs_on_the_cpu() {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn the_kernel_move_log_replays_exactly_in_core() {
     if gpu().is_none() {
         return;
@@ -80,6 +83,7 @@ fn the_kernel_move_log_replays_exactly_in_core() {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn every_scheme_the_gpu_hands_back_verifies() {
     if gpu().is_none() {
         return;
@@ -92,6 +96,7 @@ fn every_scheme_the_gpu_hands_back_verifies() {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     if gpu().is_none() {
         return;
@@ -140,6 +145,7 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn more_walkers_than_gpu_memory_holds_gives_the_limit() {
     if gpu().is_none() {
         return;
@@ -170,6 +176,7 @@ fn walkers_of(engine: &str) -> u64 {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn every_visible_gpu_runs_its_own_walkers() {
     if gpu().is_none() {
         return;
@@ -216,6 +223,7 @@ fn products(dir: &std::path::Path) -> [String; 2] {
 }
 
 #[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
     if gpu().is_none() {
         return;

@@ -333,7 +333,19 @@ fn a_result_that_cannot_be_written_is_rescued_not_lost() {
         "{}",
         text(&done)
     );
-    let rescued = rescue_dir.join("flipgraph-rescued-4x4x4-r64.json");
+    // In a fresh private folder of its own (flipgraph-rescued-XXXXXX), never a shared name.
+    let folders: Vec<_> = std::fs::read_dir(&rescue_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("flipgraph-rescued-")
+        })
+        .collect();
+    assert_eq!(folders.len(), 1, "{folders:?}");
+    let rescued = folders[0].join("4x4x4-r64.json");
     let check = bin().arg("verify").arg(&rescued).output().unwrap();
     assert!(check.status.success(), "{}", text(&check));
 }

@@ -94,11 +94,16 @@ fn remove_stale_temp_files(dir: &Path) {
 
 /// Saves a verified scheme that the output folder could not take: into the system's temp
 /// folder, or, failing that, onto standard error. Returns where it went.
+///
+/// The file goes into a fresh private folder (`flipgraph-rescued-XXXXXX`, made with mode 0700
+/// by `tempfile`), never to a predictable name in the shared temp folder, where a planted
+/// symbolic link could make the write replace another file.
 pub fn rescue(scheme: &Verified) -> String {
     let int = IntScheme::from_f2(scheme);
-    let name = format!("flipgraph-rescued-{}-r{}.json", scheme.shape(), scheme.rank());
-    let path = std::env::temp_dir().join(name);
-    if let Ok(text) = formats::write(&int, Format::PerminovJson, Ring::F2) {
+    let name = format!("{}-r{}.json", scheme.shape(), scheme.rank());
+    let folder = tempfile::Builder::new().prefix("flipgraph-rescued-").tempdir();
+    if let (Ok(text), Ok(folder)) = (formats::write(&int, Format::PerminovJson, Ring::F2), folder) {
+        let path = folder.keep().join(name);
         if write_atomic(&path, text.as_bytes()).is_ok() {
             return format!("saved it to {} instead", path.display());
         }
@@ -161,5 +166,40 @@ impl Output {
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
         let text = serde_json::to_vec(checkpoint)?;
         write_atomic(&self.dir.join(CHECKPOINT), &text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rescue;
+    use flipgraph_core::verify::Verified;
+    use flipgraph_core::{Scheme, Shape};
+
+    #[test]
+    fn a_rescue_goes_to_a_fresh_private_folder_and_never_through_a_planted_link() {
+        let victim = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(victim.path(), "precious").unwrap();
+        // The name earlier versions wrote to, planted as a link to the victim.
+        let planted = std::env::temp_dir().join("flipgraph-rescued-2x2x2-r8.json");
+        let _ = std::fs::remove_file(&planted);
+        std::os::unix::fs::symlink(victim.path(), &planted).unwrap();
+        let scheme = Verified::new(Scheme::naive(Shape::square(2).unwrap())).unwrap();
+        let said = rescue(&scheme);
+        let path = std::path::PathBuf::from(said.trim_start_matches("saved it to ").trim_end_matches(" instead"));
+        let folder = path.parent().unwrap();
+        assert!(
+            folder
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("flipgraph-rescued-"),
+            "{said}"
+        );
+        assert_eq!(path.file_name().unwrap(), "2x2x2-r8.json");
+        let back = flipgraph_core::formats::read_path(&path).unwrap().scheme.mod2();
+        assert_eq!(flipgraph_core::verify::verify(&back), Ok(()));
+        assert_eq!(std::fs::read_to_string(victim.path()).unwrap(), "precious");
+        let _ = std::fs::remove_file(&planted);
+        let _ = std::fs::remove_dir_all(folder);
     }
 }
