@@ -48,7 +48,8 @@ pub struct Args {
     /// Formats of the result files (comma separated): json, txt, letter, seed.
     #[arg(long, value_delimiter = ',', default_value = "json", value_parser = parse_writable)]
     pub formats: Vec<Format>,
-    /// Time between checkpoints: seconds, or 90s, 10m, ... (at least 0.1 s).
+    /// Time between checkpoints: seconds, or 90s, 10m, ... (at least 0.1 s). A checkpoint is
+    /// also written at the start, and half a second after the best rank improves.
     #[arg(long, default_value = "5", value_parser = parse_duration)]
     pub checkpoint_secs: Duration,
     /// Progress as JSON lines on standard output.

@@ -101,6 +101,10 @@ impl Start {
     }
 }
 
+/// A better scheme than the last checkpoint's is checkpointed this soon (not only every
+/// `checkpoint_every`), so that a kill loses at most this much of a descent.
+const EARLY_CHECKPOINT: Duration = Duration::from_millis(500);
+
 /// One restart in this many walks from the start scheme again rather than from the pool.
 const FRESH_RESTARTS: usize = 8;
 
@@ -134,6 +138,8 @@ pub struct Driver<'a> {
     process_start: Instant,
     /// Where the walkers stood after the last round.
     standing: Standing,
+    /// The pool's best rank at the last checkpoint written.
+    checkpointed_best: usize,
 }
 
 /// Where the walkers stand after a round: what the status line shows of them.
@@ -211,6 +217,7 @@ impl<'a> Driver<'a> {
             started: Instant::now(),
             process_start,
             standing: Standing::default(),
+            checkpointed_best: usize::MAX,
         })
     }
 
@@ -252,7 +259,9 @@ impl<'a> Driver<'a> {
         for w in 0..self.walkers.len() {
             self.reload(w)?;
         }
+        // At once, so that a search killed in its first seconds can be resumed.
         let mut last_checkpoint = Instant::now();
+        self.checkpoint_now(&mut last_checkpoint);
         let mut window = (Instant::now(), self.counters);
         let walk_start = Instant::now();
         let outcome = loop {
@@ -273,12 +282,10 @@ impl<'a> Driver<'a> {
                 self.progress.finish();
                 return Err(e);
             }
-            if last_checkpoint.elapsed() >= self.config.checkpoint_every {
-                // A failed checkpoint is reported and retried next time; the search goes on.
-                if let Err(e) = self.checkpoint() {
-                    tracing::warn!("checkpoint failed: {e:#}");
-                }
-                last_checkpoint = Instant::now();
+            let since = last_checkpoint.elapsed();
+            let improved = self.pool.best_rank() < Some(self.checkpointed_best);
+            if since >= self.config.checkpoint_every || (improved && since >= EARLY_CHECKPOINT) {
+                self.checkpoint_now(&mut last_checkpoint);
             }
             let dt = window.0.elapsed().as_secs_f64();
             if dt >= 0.5 {
@@ -402,6 +409,15 @@ impl<'a> Driver<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Writes a checkpoint; a failure is reported and retried next time (the search goes on).
+    fn checkpoint_now(&mut self, last: &mut Instant) {
+        match self.checkpoint() {
+            Ok(()) => self.checkpointed_best = self.pool.best_rank().unwrap_or(usize::MAX),
+            Err(e) => tracing::warn!("checkpoint failed: {e:#}"),
+        }
+        *last = Instant::now();
     }
 
     fn checkpoint(&self) -> Result<()> {
