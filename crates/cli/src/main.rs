@@ -24,13 +24,15 @@ const EXAMPLES: &str = "Examples:
   flipgraph verify schemes/*.m               check schemes (exit 0 only when all are valid)
   flipgraph verify --ring z strassen.m       demand validity over the integers
   flipgraph convert laderman.m --to json -o laderman.json
-  flipgraph info 4x4x4-r47.exp";
+  flipgraph info 4x4x4-r47.exp
+  flipgraph known --results results          best known ranks beside the best found";
 
 #[derive(Subcommand)]
 enum Command {
     Verify(commands::verify::Args),
     Convert(commands::convert::Args),
     Info(commands::info::Args),
+    Known(commands::known::Args),
     Search(commands::search::Args),
     Bench(commands::bench::Args),
     Gpu(commands::gpu::Args),
@@ -51,11 +53,16 @@ enum Command {
 fn main() -> ExitCode {
     let process_start = std::time::Instant::now();
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Search(_)) {
+        // A search keeps running to checkpoint and report even when its reader has gone.
+        quit_quietly_on_a_closed_pipe();
+    }
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Verify(args) => commands::verify::run(args),
         Command::Convert(args) => commands::convert::run(args),
         Command::Info(args) => commands::info::run(args),
+        Command::Known(args) => commands::known::run(args),
         Command::Search(args) => commands::search::run(args, process_start),
         Command::Bench(args) => commands::bench::run(args),
         Command::Gpu(args) => commands::gpu::run(args),
@@ -79,6 +86,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// `flipgraph known | head` ends like any Unix tool when the reader goes, instead of panicking
+/// in `println!` (Rust ignores SIGPIPE by default).
+fn quit_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+fn colour_on_stderr() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 fn init_tracing(verbose: u8) {
     let default = match verbose {
         0 => "info",
@@ -90,6 +113,7 @@ fn init_tracing(verbose: u8) {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour_on_stderr())
         .with_target(false)
         .init();
 }

@@ -1,32 +1,59 @@
-//! Best known ranks over F2 (any scheme valid over Z is valid over F2), for targets and gaps.
+//! Best known ranks over F2 of every format `<n,m,p>` with 2 <= n, m, p <= 8, with their
+//! sources: the targets of a search, and what a record has to beat.
+//!
+//! The table is `data/best-known-f2.tsv` (compiled from public tables; its header says how),
+//! read as text so that the file stays the one place a new record is entered. Any scheme valid
+//! over Z is valid over F2, so an integer record counts here as well.
 
-/// `(n, m, p, rank)`, with n <= m <= p; the rank is invariant under permuting the dimensions.
-const BEST_KNOWN: &[(u8, u8, u8, u16)] = &[
-    (2, 2, 2, 7),
-    (2, 2, 3, 11),
-    (2, 3, 3, 15),
-    (2, 3, 4, 20),
-    (2, 4, 5, 33),
-    (3, 3, 3, 23),
-    (3, 3, 4, 29),
-    (3, 3, 6, 42),
-    (3, 3, 8, 55),
-    (3, 4, 4, 38),
-    (3, 4, 5, 47),
-    (3, 5, 5, 58),
-    (4, 4, 4, 47),
-    (4, 4, 5, 60),
-    (4, 4, 6, 73),
-    (4, 4, 8, 94),
-    (4, 5, 5, 73),
-    (5, 5, 5, 93),
-    (6, 6, 6, 153),
-    (7, 7, 7, 245),
-    (8, 8, 8, 329),
-];
+use crate::Shape;
 
-/// The best known rank over F2 for `<n,m,p>`, if the table has it.
-pub fn best_known_rank(shape: crate::Shape) -> Option<usize> {
+/// The table: `n m p rank source note`, tab-separated, with n <= m <= p.
+const TABLE: &str = include_str!("../data/best-known-f2.tsv");
+
+/// One format's best known rank over F2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestKnown {
+    /// The dimensions in increasing order (the rank is the same for every order).
+    pub dims: [usize; 3],
+    /// The best known rank over F2.
+    pub rank: usize,
+    /// Where the scheme of that rank comes from (a paper, a repository path).
+    pub source: &'static str,
+    /// How the F2 rank relates to the rational one, where they differ (may be empty).
+    pub note: &'static str,
+}
+
+/// Every entry of the table, smallest format first.
+pub fn table() -> impl Iterator<Item = BestKnown> {
+    TABLE
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("n\t"))
+        .filter_map(parse_entry)
+}
+
+/// One line of the table; `None` for a malformed one (a unit test proves there is none).
+fn parse_entry(line: &'static str) -> Option<BestKnown> {
+    let mut fields = line.split('\t');
+    let mut number = || fields.next()?.trim().parse::<usize>().ok();
+    let dims = [number()?, number()?, number()?];
+    let rank = number()?;
+    Some(BestKnown {
+        dims,
+        rank,
+        source: fields.next()?.trim(),
+        note: fields.next().unwrap_or("").trim(),
+    })
+}
+
+/// The table's entry for `shape` (any order of its dimensions), if it has one.
+pub fn best_known(shape: Shape) -> Option<BestKnown> {
+    let mut d = shape.dims();
+    d.sort_unstable();
+    table().find(|entry| entry.dims == d)
+}
+
+/// The best known rank over F2 for `shape`, if known.
+pub fn best_known_rank(shape: Shape) -> Option<usize> {
     let mut d = shape.dims();
     d.sort_unstable();
     if d[0] == 1 {
@@ -34,22 +61,55 @@ pub fn best_known_rank(shape: crate::Shape) -> Option<usize> {
         // is needed.
         return Some(d[1] * d[2]);
     }
-    BEST_KNOWN
-        .iter()
-        .find(|&&(n, m, p, _)| [n as usize, m as usize, p as usize] == d)
-        .map(|&(.., r)| r as usize)
+    best_known(shape).map(|entry| entry.rank)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn s(n: usize, m: usize, p: usize) -> Shape {
+        Shape::new(n, m, p).unwrap()
+    }
+
+    #[test]
+    fn every_format_up_to_8_has_exactly_one_entry() {
+        let lines = TABLE
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("n\t"))
+            .count();
+        assert_eq!(table().count(), lines, "a line of the table does not parse");
+        assert_eq!(lines, 84);
+        for n in 2..=8 {
+            for m in n..=8 {
+                for p in m..=8 {
+                    let found = table().filter(|e| e.dims == [n, m, p]).count();
+                    assert_eq!(found, 1, "<{n},{m},{p}> has {found} entries");
+                }
+            }
+        }
+        assert!(table().all(|e| !e.source.is_empty()));
+    }
+
+    #[test]
+    fn ranks_lie_between_the_bounds() {
+        // Below the naive rank, and at least the rank of the largest flattening (m*p for
+        // sorted dims): catches a swapped or shifted column.
+        for e in table() {
+            let [n, m, p] = e.dims;
+            assert!(e.rank < n * m * p, "{e:?}");
+            assert!(e.rank >= m * p, "{e:?}");
+        }
+        assert_eq!(best_known_rank(s(2, 2, 2)), Some(7));
+    }
+
     #[test]
     fn lookup_is_symmetric() {
-        let s = |n, m, p| crate::Shape::new(n, m, p).unwrap();
         assert_eq!(best_known_rank(s(4, 4, 4)), Some(47));
         assert_eq!(best_known_rank(s(5, 4, 4)), Some(60));
         assert_eq!(best_known_rank(s(4, 5, 4)), Some(60));
-        assert_eq!(best_known_rank(s(5, 6, 7)), None);
+        assert_eq!(best_known_rank(s(7, 2, 2)), Some(25));
+        assert_eq!(best_known_rank(s(6, 5, 7)), Some(150));
+        assert_eq!(best_known_rank(s(1, 3, 4)), Some(12));
     }
 }

@@ -7,6 +7,7 @@ pub mod convert;
 pub mod engine_args;
 pub mod gpu;
 pub mod info;
+pub mod known;
 pub mod lift;
 pub mod path;
 pub mod plot;

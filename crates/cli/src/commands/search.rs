@@ -39,6 +39,10 @@ pub struct Args {
     /// Stop at this rank (default: the best known rank over F2, else one below the start).
     #[arg(long)]
     pub target_rank: Option<usize>,
+    /// The rank a new record must beat, when you know of a better scheme than the built-in
+    /// table (`flipgraph known`) does.
+    #[arg(long)]
+    pub best_known: Option<usize>,
     /// Stop after this long: 90s, 10m, 2h, or plain seconds.
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
@@ -113,14 +117,18 @@ struct Begin {
     out_dir: PathBuf,
     seed: u64,
     target: usize,
+    /// The rank a record must beat.
+    best_known: Option<usize>,
 }
 
 /// The beginning the flags ask for: a checkpoint to resume, a scheme file, or the naive scheme.
 fn begin(args: &Args) -> Result<Begin> {
     if let Some(dir) = &args.resume {
         let cp = Checkpoint::read(dir)?;
+        let shape = cp.shape()?;
         return Ok(Begin {
-            shape: cp.shape()?,
+            shape,
+            best_known: args.best_known.or(best_known_rank(shape)),
             start: start_from(&cp)?,
             out_dir: dir.clone(),
             seed: cp.seed,
@@ -137,8 +145,9 @@ fn begin(args: &Args) -> Result<Begin> {
         }
     }
     let shape = scheme.shape();
+    let best_known = args.best_known.or(best_known_rank(shape));
     let target = args.target_rank.unwrap_or_else(|| {
-        best_known_rank(shape)
+        best_known
             .filter(|&k| k < scheme.rank())
             .unwrap_or(scheme.rank().saturating_sub(1))
     });
@@ -151,6 +160,7 @@ fn begin(args: &Args) -> Result<Begin> {
             .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
         seed: args.engine.seed,
         target,
+        best_known,
     })
 }
 
@@ -161,6 +171,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         out_dir,
         seed,
         target,
+        best_known,
     } = begin(&args)?;
     let spec = args.engine.spec();
     let mut engine = spec.open(shape)?;
@@ -168,6 +179,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
     let config = SearchConfig {
         time_limit: args.time,
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
+        best_known,
         ..SearchConfig::new(
             shape,
             target,
@@ -221,10 +233,38 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         secs,
         out_dir.display()
     );
+    if let (Some(&best), Some(known)) = (summary.records.last(), best_known) {
+        tracing::warn!(
+            "*** NEW RECORD: {shape} rank {best} below the best known rank {known}; results in {} ***",
+            out_dir.display()
+        );
+    }
     if summary.rejected > 0 {
         tracing::warn!(
             "{} schemes from the engine failed verification and were discarded",
             summary.rejected
+        );
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "event": "end",
+                "stop": match summary.stop {
+                    Stop::Target => "target",
+                    Stop::TimeLimit => "time_limit",
+                    Stop::Interrupted => "interrupted",
+                },
+                "shape": shape.to_string(),
+                "best_rank": summary.best.rank(),
+                "best_known": best_known,
+                "records": summary.records,
+                "seconds": secs,
+                "vertices": summary.counters.vertices,
+                "steps": summary.counters.steps,
+                "vertices_per_s": summary.counters.vertices as f64 / secs,
+                "out": out_dir.display().to_string(),
+            })
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -5,6 +5,7 @@
 pub mod output;
 mod pool;
 pub mod progress;
+mod record;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +22,7 @@ use crate::engine::{Engine, WalkerStatus};
 use output::{Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
+use record::Lifts;
 
 /// Settings of a search.
 #[derive(Clone, Debug)]
@@ -38,6 +40,8 @@ pub struct SearchConfig {
     /// Schemes kept per rank in the pool.
     pub pool_per_rank: usize,
     pub checkpoint_every: Duration,
+    /// The rank a record must beat (the built-in table's, unless overridden).
+    pub best_known: Option<usize>,
 }
 
 /// Schemes kept per rank in the pool by default.
@@ -57,6 +61,7 @@ impl SearchConfig {
             patience,
             pool_per_rank: POOL_PER_RANK,
             checkpoint_every: Duration::from_secs(5),
+            best_known: best_known_rank(shape),
         }
     }
 }
@@ -73,12 +78,16 @@ pub enum Stop {
 #[derive(Debug)]
 pub struct Summary {
     pub best: Verified,
+    /// The work of this process (a resumed search's earlier runs not included), done in
+    /// `walk_time`.
     pub counters: Counters,
     /// Time spent walking in this process.
     pub walk_time: Duration,
     pub stop: Stop,
     /// Improvements the engine reported that failed verification (should be zero).
     pub rejected: u64,
+    /// The ranks reached below the best known rank (new records), best last.
+    pub records: Vec<usize>,
 }
 
 /// Where a search starts: a fresh scheme, or a checkpoint.
@@ -131,6 +140,8 @@ pub struct Driver<'a> {
     rng: WyRand,
     walkers: Vec<WalkerState>,
     counters: Counters,
+    /// The counters the search resumed with (zero for a fresh one).
+    resumed_counters: Counters,
     rounds: u64,
     elapsed_before: Duration,
     rejected: u64,
@@ -140,6 +151,9 @@ pub struct Driver<'a> {
     standing: Standing,
     /// The pool's best rank at the last checkpoint written.
     checkpointed_best: usize,
+    /// Ranks reached below the best known rank.
+    records: Vec<usize>,
+    lifts: Lifts,
 }
 
 /// Where the walkers stand after a round: what the status line shows of them.
@@ -211,6 +225,7 @@ impl<'a> Driver<'a> {
             rng,
             walkers,
             counters: start.counters,
+            resumed_counters: start.counters,
             rounds: start.rounds,
             elapsed_before: start.elapsed,
             rejected: 0,
@@ -218,6 +233,8 @@ impl<'a> Driver<'a> {
             process_start,
             standing: Standing::default(),
             checkpointed_best: usize::MAX,
+            records: Vec::new(),
+            lifts: Lifts::default(),
         })
     }
 
@@ -246,7 +263,7 @@ impl<'a> Driver<'a> {
     /// Runs until the target, the time limit or `stop` is set.
     pub fn run(mut self, stop: &AtomicBool) -> Result<Summary> {
         let shape = self.config.shape;
-        let best_known = best_known_rank(shape);
+        let best_known = self.config.best_known;
         tracing::info!(
             "searching {shape} from rank {} to {} on {}",
             self.pool.best_rank().unwrap_or(0),
@@ -303,22 +320,27 @@ impl<'a> Driver<'a> {
                     pool: self.pool.len(),
                 };
                 self.progress.update(&status);
-                if let Some(out) = &mut self.output {
-                    if let Err(e) = out.event(&status.json()) {
-                        tracing::warn!("{e:#}");
-                    }
-                }
+                self.log_event(&status.json());
                 window = (Instant::now(), self.counters);
             }
         };
         self.checkpoint()?;
         self.progress.finish();
+        match outcome {
+            Stop::Interrupted => self.lifts.abandon(),
+            _ => self.lifts.finish(),
+        }
         Ok(Summary {
             best: self.pool.best().cloned().expect("non-empty pool"),
-            counters: self.counters,
+            counters: {
+                let mut c = self.counters;
+                c.subtract(self.resumed_counters);
+                c
+            },
             walk_time: walk_start.elapsed(),
             stop: outcome,
             rejected: self.rejected,
+            records: self.records,
         })
     }
 
@@ -403,12 +425,46 @@ impl<'a> Driver<'a> {
             .unwrap_or_default();
         self.progress
             .note(&event, &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()));
+        self.log_event(&event);
+        if self.config.best_known.is_some_and(|known| scheme.rank() < known) {
+            self.announce_record(scheme, &paths);
+        }
+        Ok(())
+    }
+
+    /// A scheme below the best known rank: an event, a line nobody can miss, and a lift to Z.
+    fn announce_record(&mut self, scheme: &Verified, paths: &[std::path::PathBuf]) {
+        let known = self.config.best_known.unwrap_or(usize::MAX);
+        let shape = scheme.shape();
+        let event = json!({
+            "event": "record",
+            "t": self.process_start.elapsed().as_secs_f64(),
+            "shape": shape.to_string(),
+            "rank": scheme.rank(),
+            "best_known": known,
+            "files": paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        });
+        let text = format!(
+            "NEW RECORD: {shape} rank {} is below the best known rank {known} (verified over F2)",
+            scheme.rank()
+        );
+        self.progress.note(&event, &text);
+        tracing::warn!("*** {text} ***");
+        self.log_event(&event);
+        self.records.push(scheme.rank());
+        if let Some(out) = &self.output {
+            let (path, format) = out.lift_path(scheme);
+            self.lifts.start(scheme, path, format);
+        }
+    }
+
+    /// Appends to events.jsonl; a failure is a warning (the result files are what matters).
+    fn log_event(&mut self, event: &serde_json::Value) {
         if let Some(out) = &mut self.output {
-            if let Err(e) = out.event(&event) {
+            if let Err(e) = out.event(event) {
                 tracing::warn!("{e:#}");
             }
         }
-        Ok(())
     }
 
     /// Writes a checkpoint; a failure is reported and retried next time (the search goes on).

@@ -157,6 +157,14 @@ impl Output {
         Ok(paths)
     }
 
+    /// Where the lift to Z of a verified scheme goes, and in which format: beside the scheme,
+    /// named `SHAPE-rRANK-z.EXT`.
+    pub fn lift_path(&self, scheme: &Verified) -> (PathBuf, Format) {
+        let format = self.formats.first().copied().unwrap_or(Format::PerminovJson);
+        let name = format!("{}-r{}-z.{}", scheme.shape(), scheme.rank(), format.extension());
+        (self.dir.join(name), format)
+    }
+
     /// Appends one JSON line to the event log.
     pub fn event(&mut self, event: &serde_json::Value) -> Result<()> {
         writeln!(self.events, "{event}").context("cannot append to the event log")?;

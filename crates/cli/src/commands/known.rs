@@ -1,0 +1,151 @@
+//! `flipgraph known [SHAPE] [--results DIR...]`: the best known ranks, and a campaign's standing
+//! beside them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use flipgraph_core::known::{best_known, table, BestKnown};
+use flipgraph_core::Shape;
+
+use crate::schemes::read_checked;
+
+/// The best known rank over F2 of every format up to 8x8x8, with its source; with `--results`,
+/// the best verified scheme found in result folders beside it.
+#[derive(clap::Args)]
+pub struct Args {
+    /// One format (e.g. 4x4x5 or 5); all 84 when left out.
+    shape: Option<Shape>,
+    /// Result folders (searched two levels deep for files named SHAPE-rRANK.EXT, as `search`
+    /// writes them); the lowest rank per format that verifies is shown.
+    #[arg(long, num_args = 1..)]
+    results: Vec<PathBuf>,
+    /// Print the sources in full.
+    #[arg(long)]
+    sources: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let entries: Vec<BestKnown> = match args.shape {
+        Some(shape) => {
+            vec![best_known(shape).with_context(|| format!("{shape}: no best known rank (formats 2..8 only)"))?]
+        }
+        None => table().collect(),
+    };
+    let ours = ours(&args.results)?;
+    let mut header = format!("{:<8} {:>5}", "format", "best");
+    if !args.results.is_empty() {
+        header += &format!(" {:>5} {:>5}", "ours", "gap");
+    }
+    println!("{header}  source");
+    let mut records = 0;
+    for e in &entries {
+        let [n, m, p] = e.dims;
+        let mut line = format!("{:<8} {:>5}", format!("{n}x{m}x{p}"), e.rank);
+        if !args.results.is_empty() {
+            match ours.get(&e.dims) {
+                Some(found) => {
+                    let gap = found.rank as i64 - e.rank as i64;
+                    records += usize::from(gap < 0);
+                    line += &format!(" {:>5} {:>+5}", found.rank, gap);
+                }
+                None => line += &format!(" {:>5} {:>5}", "-", ""),
+            }
+        }
+        println!("{line}  {}", source_text(e, args.sources));
+    }
+    if !args.results.is_empty() {
+        println!(
+            "{} of {} formats searched; {records} below the best known rank",
+            entries.iter().filter(|e| ours.contains_key(&e.dims)).count(),
+            entries.len()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn source_text(e: &BestKnown, full: bool) -> String {
+    let note = if e.note.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", e.note)
+    };
+    let source = if full || e.source.len() <= 60 {
+        e.source.to_string()
+    } else {
+        format!("{}...", e.source.chars().take(57).collect::<String>())
+    };
+    source + &note
+}
+
+/// Our best verified scheme of one format.
+struct Found {
+    rank: usize,
+}
+
+/// The lowest verified rank per format (sorted dims) among the result files under `dirs`.
+fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], Found>> {
+    let mut candidates: BTreeMap<[usize; 3], Vec<(usize, PathBuf)>> = BTreeMap::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            anyhow::bail!("{}: not a folder", dir.display());
+        }
+        collect(dir, 2, &mut candidates)?;
+    }
+    let mut best = BTreeMap::new();
+    for (dims, mut files) in candidates {
+        files.sort();
+        // The lowest rank that verifies: a damaged file is reported and skipped, never counted.
+        for (rank, path) in files {
+            match read_checked(&path) {
+                Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank => {
+                    best.insert(dims, Found { rank });
+                    break;
+                }
+                Ok(_) => tracing::warn!("{}: not a valid scheme of rank {rank}; skipped", path.display()),
+                Err(e) => tracing::warn!("{e:#}; skipped"),
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// Result files named `SHAPE-rRANK.EXT` under `dir`, `depth` folder levels down.
+fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize, PathBuf)>>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            if depth > 0 {
+                collect(&path, depth - 1, into)?;
+            }
+        } else if let Some((dims, rank)) = result_name(&path) {
+            into.entry(dims).or_default().push((rank, path));
+        }
+    }
+    Ok(())
+}
+
+/// `4x4x5-r60.json` -> ([4, 4, 5], 60), dims sorted.
+fn result_name(path: &Path) -> Option<([usize; 3], usize)> {
+    let stem = path.file_stem()?.to_str()?;
+    let (shape, rank) = stem.split_once("-r")?;
+    let mut dims = shape.parse::<Shape>().ok()?.dims();
+    dims.sort_unstable();
+    Some((dims, rank.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::result_name;
+    use std::path::Path;
+
+    #[test]
+    fn result_names_are_recognised_and_others_ignored() {
+        assert_eq!(result_name(Path::new("a/5x4x4-r60.json")), Some(([4, 4, 5], 60)));
+        assert_eq!(result_name(Path::new("checkpoint.json")), None);
+        assert_eq!(result_name(Path::new("4x4x4-rx.json")), None);
+        assert_eq!(result_name(Path::new("notes-r5.txt")), None);
+    }
+}

@@ -1,0 +1,136 @@
+//! The records pipeline: the best known table (`flipgraph known`), targets taken from it, new
+//! records announced and lifted, and what a search reports at its end.
+
+mod common;
+
+use std::path::Path;
+
+use common::{bin, flipgraph, text};
+use serde_json::Value;
+
+/// The JSON lines a `search --json` printed, by event name.
+fn events(out: &std::process::Output, name: &str) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == name)
+        .collect()
+}
+
+fn search(dir: &Path, args: &[&str]) -> std::process::Output {
+    bin()
+        .args(["search", "--backend", "cpu", "--threads", "1", "--json", "--out"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn known_lists_every_format_up_to_8_with_a_source() {
+    let out = flipgraph(&["known"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 84, "{stdout}");
+    assert!(rows.iter().any(|r| r.starts_with("2x2x7") && r.contains(" 25 ")));
+    assert!(rows.iter().any(|r| r.starts_with("8x8x8") && r.contains(" 329 ")));
+    let one = flipgraph(&["known", "7x2x2"]);
+    assert!(
+        text(&one).contains("2x2x7") && text(&one).contains(" 25 "),
+        "{}",
+        text(&one)
+    );
+}
+
+#[test]
+fn known_shows_the_best_verified_result_beside_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let done = search(&run, &["--size", "2x2x3", "--time", "20s"]);
+    assert!(done.status.success(), "{}", text(&done));
+    // A file that claims a lower rank but holds garbage is not counted.
+    std::fs::write(run.join("2x2x3-r5.json"), "[]").unwrap();
+    let out = bin()
+        .args(["known", "2x2x3", "--results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let row = said.lines().find(|l| l.starts_with("2x2x3")).unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cols[..4], ["2x2x3", "11", "11", "+0"], "{said}");
+    assert!(said.contains("skipped"), "{said}");
+}
+
+#[test]
+fn a_search_aims_at_the_best_known_rank_of_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = search(&dir.path().join("r"), &["--size", "2x2x7", "--time", "0.2s"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("from rank 28 to 25"), "{}", text(&out));
+}
+
+#[test]
+fn a_scheme_below_the_best_known_rank_is_a_record_lifted_to_z() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    // The table says 11 for 2x2x3; pretend the best known were 12.
+    let out = search(&run, &["--size", "2x2x3", "--best-known", "12", "--time", "20s"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let records = events(&out, "record");
+    assert_eq!(records.len(), 1, "{said}");
+    assert_eq!(records[0]["rank"], 11);
+    assert_eq!(records[0]["best_known"], 12);
+    assert!(said.contains("NEW RECORD: 2x2x3 rank 11"), "{said}");
+    let end = &events(&out, "end")[0];
+    assert_eq!(end["records"], serde_json::json!([11]));
+    let log = std::fs::read_to_string(run.join("events.jsonl")).unwrap();
+    assert!(log.lines().any(|l| l.contains("\"event\":\"record\"")), "{log}");
+    // The lift beside it holds over the integers.
+    let lift = run.join("2x2x3-r11-z.json");
+    let check = bin().args(["verify", "--ring", "z"]).arg(&lift).output().unwrap();
+    assert!(check.status.success(), "{}", text(&check));
+    // Without the override the same rank is no record.
+    let plain = search(&dir.path().join("plain"), &["--size", "2x2x3", "--time", "20s"]);
+    assert!(events(&plain, "record").is_empty(), "{}", text(&plain));
+    assert!(!dir.path().join("plain/2x2x3-r11-z.json").exists());
+}
+
+#[test]
+fn the_json_end_event_counts_only_this_runs_work_after_a_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let first = search(&run, &["--size", "4", "--target-rank", "30", "--time", "0.5s"]);
+    assert!(first.status.success(), "{}", text(&first));
+    let first_end = &events(&first, "end")[0];
+    assert_eq!(first_end["stop"], "time_limit");
+    let cp =
+        |dir: &Path| -> Value { serde_json::from_slice(&std::fs::read(dir.join("checkpoint.json")).unwrap()).unwrap() };
+    let before = cp(&run)["vertices"].as_u64().unwrap();
+    let second = bin()
+        .args(["search", "--json", "--time", "0.5s", "--resume"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(second.status.success(), "{}", text(&second));
+    let after = cp(&run)["vertices"].as_u64().unwrap();
+    let end = &events(&second, "end")[0];
+    assert_eq!(end["vertices"].as_u64().unwrap(), after - before, "{end}");
+    let rate = end["vertices_per_s"].as_f64().unwrap();
+    let secs = end["seconds"].as_f64().unwrap();
+    assert!((rate * secs - (after - before) as f64).abs() < 1.0 + 1e-6 * after as f64);
+}
+
+#[test]
+fn logs_carry_no_colour_escapes_when_not_on_a_terminal() {
+    let out = flipgraph(&["verify", "no-such-file.m"]);
+    assert!(!out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let searched = search(&dir.path().join("r"), &["--size", "2", "--time", "0.2s"]);
+    for said in [text(&out), text(&searched)] {
+        assert!(!said.contains('\u{1b}'), "{said:?}");
+    }
+}
