@@ -134,3 +134,67 @@ fn logs_carry_no_colour_escapes_when_not_on_a_terminal() {
         assert!(!said.contains('\u{1b}'), "{said:?}");
     }
 }
+
+/// The rows of a campaign's table: (format, best known, reached, status).
+fn campaign_rows(out: &std::process::Output) -> Vec<(String, String, String, String)> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip_while(|l| !l.starts_with("format"))
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split_whitespace().collect();
+            (c[0].into(), c[1].into(), c[2].into(), c[4..].join(" "))
+        })
+        .collect()
+}
+
+fn campaign(dir: &Path, sizes: &str, time: &str) -> std::process::Output {
+    bin()
+        .args([
+            "campaign",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--sizes",
+            sizes,
+            "--time",
+            time,
+            "--out",
+        ])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let sizes = "2x2x3,2x3x3,2x3x4,3x3x3";
+    let out = campaign(dir.path(), sizes, "60s");
+    assert!(out.status.success(), "{}", text(&out));
+    let rows = campaign_rows(&out);
+    assert_eq!(rows.len(), 4, "{}", text(&out));
+    for (format, known, reached, status) in &rows {
+        assert_eq!(known, reached, "{format}: {}", text(&out));
+        assert_eq!(status, "target reached");
+        let file = dir.path().join(format).join(format!("{format}-r{reached}.json"));
+        let check = bin().arg("verify").arg(&file).output().unwrap();
+        assert!(check.status.success(), "{}", text(&check));
+    }
+    let again = campaign(dir.path(), sizes, "60s");
+    assert_eq!(campaign_rows(&again), rows);
+    assert_eq!(text(&again).matches("skipped").count(), 4, "{}", text(&again));
+
+    // A format that runs out of time is resumed by the next run of the campaign.
+    let first = campaign(dir.path(), "4", "0.3s");
+    assert_eq!(campaign_rows(&first)[0].3, "unfinished", "{}", text(&first));
+    let cp = dir.path().join("4x4x4/checkpoint.json");
+    let elapsed = || -> f64 {
+        let v: Value = serde_json::from_slice(&std::fs::read(&cp).unwrap()).unwrap();
+        v["elapsed_s"].as_f64().unwrap()
+    };
+    let before = elapsed();
+    let second = campaign(dir.path(), "4", "0.3s");
+    assert!(text(&second).contains("4x4x4: resuming"), "{}", text(&second));
+    assert!(elapsed() > before + 0.2);
+}

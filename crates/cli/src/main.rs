@@ -34,6 +34,7 @@ enum Command {
     Info(commands::info::Args),
     Known(commands::known::Args),
     Search(commands::search::Args),
+    Campaign(commands::campaign::Args),
     Bench(commands::bench::Args),
     Gpu(commands::gpu::Args),
     Plot(commands::plot::Args),
@@ -53,7 +54,7 @@ enum Command {
 fn main() -> ExitCode {
     let process_start = std::time::Instant::now();
     let cli = Cli::parse();
-    if !matches!(cli.command, Command::Search(_)) {
+    if !matches!(cli.command, Command::Search(_) | Command::Campaign(_)) {
         // A search keeps running to checkpoint and report even when its reader has gone.
         quit_quietly_on_a_closed_pipe();
     }
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
         Command::Info(args) => commands::info::run(args),
         Command::Known(args) => commands::known::run(args),
         Command::Search(args) => commands::search::run(args, process_start),
+        Command::Campaign(args) => commands::campaign::run(args, process_start),
         Command::Bench(args) => commands::bench::run(args),
         Command::Gpu(args) => commands::gpu::run(args),
         Command::Plot(args) => commands::plot::run(args),

@@ -2,6 +2,7 @@
 
 pub mod algebra;
 pub mod bench;
+pub mod campaign;
 pub mod codegen;
 pub mod convert;
 pub mod engine_args;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
@@ -17,7 +17,7 @@ use crate::engine::{Backend, Kind};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::output::{Checkpoint, Output};
 use crate::search::progress::{si, Progress};
-use crate::search::{Driver, SearchConfig, Start, Stop};
+use crate::search::{Driver, SearchConfig, Start, Stop, Summary};
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
@@ -164,7 +164,31 @@ fn begin(args: &Args) -> Result<Begin> {
     })
 }
 
-pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
+pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
+    let stop = interrupt_flag()?;
+    let ended = execute(&args, &stop, process_start)?;
+    ended.report(args.json);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A flag that Ctrl-C (or SIGTERM) sets; installed once per process.
+pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
+}
+
+/// A search that ended, with what its report needs.
+pub struct Ended {
+    pub shape: Shape,
+    pub best_known: Option<usize>,
+    pub out_dir: PathBuf,
+    pub summary: Summary,
+}
+
+/// Runs the search `args` asks for until its target, its time limit or `stop`.
+pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result<Ended> {
     let Begin {
         shape,
         start,
@@ -172,7 +196,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         seed,
         target,
         best_known,
-    } = begin(&args)?;
+    } = begin(args)?;
     let spec = args.engine.spec();
     let mut engine = spec.open(shape)?;
     let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;
@@ -188,9 +212,6 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
             args.engine.patience,
         )
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
     let progress = Progress::new(args.json, args.quiet);
     let on_gpu = engine.kind() == Kind::Gpu;
     let driver = Driver::new(
@@ -201,7 +222,7 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
         progress,
         process_start,
     )?;
-    let summary = match driver.run(&stop) {
+    let summary = match driver.run(stop) {
         Ok(summary) => summary,
         // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint.
         Err(e) if on_gpu && spec.backend == Backend::Auto => {
@@ -214,58 +235,73 @@ pub fn run(args: Args, process_start: std::time::Instant) -> Result<ExitCode> {
             let start = start_from(&Checkpoint::read(&out_dir)?)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = Progress::new(args.json, args.quiet);
-            Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?.run(&stop)?
+            Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?.run(stop)?
         }
         Err(e) => return Err(e),
     };
-    let secs = summary.walk_time.as_secs_f64().max(1e-9);
-    let why = match summary.stop {
-        Stop::Target => "target reached",
-        Stop::TimeLimit => "time limit",
-        Stop::Interrupted => "interrupted; checkpoint written",
-    };
-    eprintln!(
-        "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s; results in {}",
-        summary.best.rank(),
+    Ok(Ended {
         shape,
-        si(summary.counters.vertices as f64 / secs),
-        si(summary.counters.steps as f64 / secs),
-        secs,
-        out_dir.display()
-    );
-    if let (Some(&best), Some(known)) = (summary.records.last(), best_known) {
-        tracing::warn!(
-            "*** NEW RECORD: {shape} rank {best} below the best known rank {known}; results in {} ***",
+        best_known,
+        out_dir,
+        summary,
+    })
+}
+
+impl Ended {
+    /// Says how the search ended: a line on standard error, records loudly, and with `json`
+    /// an `end` event on standard output.
+    pub fn report(&self, json: bool) {
+        let Ended {
+            shape,
+            best_known,
+            out_dir,
+            summary,
+            ..
+        } = self;
+        let secs = summary.walk_time.as_secs_f64().max(1e-9);
+        let why = match summary.stop {
+            Stop::Target => "target reached",
+            Stop::TimeLimit => "time limit",
+            Stop::Interrupted => "interrupted; checkpoint written",
+        };
+        eprintln!(
+            "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s; results in {}",
+            summary.best.rank(),
+            shape,
+            si(summary.counters.vertices as f64 / secs),
+            si(summary.counters.steps as f64 / secs),
+            secs,
             out_dir.display()
         );
+        if let (Some(&best), Some(known)) = (summary.records.last(), best_known) {
+            tracing::warn!(
+                "*** NEW RECORD: {shape} rank {best} below the best known rank {known}; results in {} ***",
+                out_dir.display()
+            );
+        }
+        if summary.rejected > 0 {
+            tracing::warn!(
+                "{} schemes from the engine failed verification and were discarded",
+                summary.rejected
+            );
+        }
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "event": "end",
+                    "stop": summary.stop.name(),
+                    "shape": shape.to_string(),
+                    "best_rank": summary.best.rank(),
+                    "best_known": best_known,
+                    "records": summary.records,
+                    "seconds": secs,
+                    "vertices": summary.counters.vertices,
+                    "steps": summary.counters.steps,
+                    "vertices_per_s": summary.counters.vertices as f64 / secs,
+                    "out": out_dir.display().to_string(),
+                })
+            );
+        }
     }
-    if summary.rejected > 0 {
-        tracing::warn!(
-            "{} schemes from the engine failed verification and were discarded",
-            summary.rejected
-        );
-    }
-    if args.json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "event": "end",
-                "stop": match summary.stop {
-                    Stop::Target => "target",
-                    Stop::TimeLimit => "time_limit",
-                    Stop::Interrupted => "interrupted",
-                },
-                "shape": shape.to_string(),
-                "best_rank": summary.best.rank(),
-                "best_known": best_known,
-                "records": summary.records,
-                "seconds": secs,
-                "vertices": summary.counters.vertices,
-                "steps": summary.counters.steps,
-                "vertices_per_s": summary.counters.vertices as f64 / secs,
-                "out": out_dir.display().to_string(),
-            })
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }

@@ -74,6 +74,17 @@ pub enum Stop {
     Interrupted,
 }
 
+impl Stop {
+    /// The stop's name in JSON reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Target => "target",
+            Stop::TimeLimit => "time_limit",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
 /// The end of a search.
 #[derive(Debug)]
 pub struct Summary {
