@@ -332,7 +332,7 @@ fn check_generated_code(scheme: &Path, f2: bool) {
         } }"
     };
     let harness = format!(
-        "#[allow(clippy::all, unused_parens)] mod scheme {{ include!(\"scheme.rs\"); }}
+        "#[deny(warnings)] mod scheme {{ include!(\"scheme.rs\"); }}
         const N: usize = {n}; const M: usize = {m}; const P: usize = {p};
         fn main() {{
             let mut s = 0x9e3779b97f4a7c15u64;
@@ -376,6 +376,19 @@ fn generated_code_multiplies_correctly() {
     } else {
         eprintln!("skipped the lifted 5x5x5: {} not found", lifted.display());
     }
+}
+
+#[test]
+fn codegen_takes_only_an_identifier_as_the_function_name() {
+    let scheme = data("2x2x2-r7-strassen.m");
+    for bad in ["mul() {} fn evil", "9lives", "fn", "a-b", ""] {
+        let out = flipgraph(&["codegen", scheme.to_str().unwrap(), "--name", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+        assert!(text(&out).contains("not a Rust identifier"), "{}", text(&out));
+    }
+    let out = flipgraph(&["codegen", scheme.to_str().unwrap(), "--name", "strassen_mul2"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pub fn strassen_mul2<T>"));
 }
 
 #[test]
@@ -463,6 +476,11 @@ fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
             "{}",
             text(&replayed)
         );
+        // Without -o the end of the path goes to standard output, as the help says.
+        let end = dir.path().join(format!("end{size}.json"));
+        std::fs::write(&end, &replayed.stdout).unwrap();
+        let check = flipgraph(&["verify", end.to_str().unwrap()]);
+        assert!(check.status.success(), "{}", text(&check));
         // A path with a move removed no longer replays.
         let body = std::fs::read_to_string(&path_file).unwrap();
         let cut: Vec<&str> = body

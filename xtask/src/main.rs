@@ -1,7 +1,8 @@
 //! Project tasks (the cargo xtask pattern): `cargo xtask <task>`.
 //!
-//! - `search --n 5 [flags...]`: builds the release binary and runs a search with good defaults,
-//!   results in ./results/ (GPU when usable, else CPU). Further flags go to `flipgraph search`.
+//! - `search --n 5 [--fresh] [flags...]`: builds the release binary and runs a search with good
+//!   defaults, results in ./results/5 (GPU when usable, else CPU), continuing the search found
+//!   there unless `--fresh`. Further flags go to `flipgraph search`.
 //! - `ptx-check`: builds the kernels, checks that the PTX holds match.any.sync and vote ballot
 //!   instructions and, when a ptxas is at hand, that it assembles for sm_90 with no spills.
 //! - `dist`: builds the release binary (what the device machine runs).
@@ -45,25 +46,52 @@ fn build_release() -> Result<PathBuf> {
     Ok(root().join("target/release/flipgraph"))
 }
 
-/// `--n 5` or `--n 4x4x5` becomes `--size`; everything else passes through.
+/// `--n 5` or `--n 4x4x5` becomes `--size`; everything else passes through. The search in
+/// results/SIZE is continued when there is one; `--fresh` starts another beside it.
 fn search(args: &[String]) -> Result<()> {
     let mut pass = Vec::new();
     let mut size = None;
+    let mut fresh = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--n" => size = Some(it.next().ok_or("--n needs a size, like 5 or 4x4x5")?.clone()),
+            "--fresh" => fresh = true,
             _ => pass.push(a.clone()),
         }
     }
     let size = size.ok_or("missing --n (the size, like 5 or 4x4x5)")?;
     let bin = build_release()?;
     let mut cmd = Command::new(bin);
-    cmd.current_dir(root()).args(["search", "--size", &size]);
-    if !pass.iter().any(|a| a == "--out" || a == "--resume") {
-        cmd.args(["--out", &format!("results/{size}")]);
+    cmd.current_dir(root()).arg("search");
+    if pass.iter().any(|a| a == "--out" || a == "--resume") {
+        cmd.args(["--size", &size]);
+    } else {
+        let dir = results_dir(&size, fresh);
+        if dir.join("checkpoint.json").exists() {
+            eprintln!(
+                "xtask: continuing the search in {} (--fresh starts a new one)",
+                dir.display()
+            );
+            cmd.arg("--resume").arg(&dir);
+        } else {
+            cmd.args(["--size", &size]).arg("--out").arg(&dir);
+        }
     }
     run(cmd.args(&pass))
+}
+
+/// results/SIZE, or with `fresh` the first of results/SIZE-2, -3, ... that holds no search.
+fn results_dir(size: &str, fresh: bool) -> PathBuf {
+    let base = root().join("results");
+    let first = base.join(size);
+    if !fresh || !first.join("checkpoint.json").exists() {
+        return first;
+    }
+    (2..)
+        .map(|i| base.join(format!("{size}-{i}")))
+        .find(|d| !d.join("checkpoint.json").exists())
+        .expect("some folder is free")
 }
 
 fn ptx_check() -> Result<()> {

@@ -98,7 +98,7 @@ fn quit_quietly_on_a_closed_pipe() {
     }
 }
 
-/// Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org).
+/// Colour only on a terminal, and never when NO_COLOR is set (<https://no-color.org>).
 fn colour_on_stderr() -> bool {
     use std::io::IsTerminal;
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())

@@ -24,12 +24,30 @@ pub struct Args {
     /// Generate the F2 (bit-sliced) function even for a scheme valid over Z.
     #[arg(long)]
     f2: bool,
-    /// The function's name.
-    #[arg(long, default_value = "mul")]
+    /// The function's name (a Rust identifier).
+    #[arg(long, default_value = "mul", value_parser = parse_identifier)]
     name: String,
     /// Where to write (default: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
+}
+
+/// A name the generated code can use as is: letters, digits and `_`, not starting with a digit,
+/// and no keyword.
+fn parse_identifier(s: &str) -> Result<String, String> {
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
+        "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "_",
+    ];
+    let mut chars = s.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') || KEYWORDS.contains(&s) {
+        return Err(format!(
+            "'{s}' is not a Rust identifier (letters, digits and _, not a keyword)"
+        ));
+    }
+    Ok(s.to_owned())
 }
 
 /// The sum `sum_i coef_i * var_i` as an expression, and the additions it costs.
@@ -58,7 +76,17 @@ fn linear_form(coefs: &[i64], var: impl Fn(usize) -> String, f2: bool) -> (Strin
     if terms == 0 {
         return (if f2 { "0".into() } else { "T::default()".into() }, 0);
     }
-    (format!("({expr})"), terms - 1)
+    (expr, terms - 1)
+}
+
+/// `expr` as an operand of a product: in parentheses unless it is a single variable (the
+/// generated code compiles without warnings).
+fn operand(expr: String) -> String {
+    if expr.contains(' ') {
+        format!("({expr})")
+    } else {
+        expr
+    }
 }
 
 /// The generated function, and its multiplications and additions.
@@ -71,7 +99,7 @@ fn generate(s: &IntScheme, f2: bool, name: &str) -> (String, usize, usize) {
         let (y, ay) = linear_form(t.get(Position::B), |i| format!("b[{}][{}]", i / p, i % p), f2);
         additions += ax + ay;
         let op = if f2 { "&" } else { "*" };
-        let _ = writeln!(body, "    let m{r} = {x} {op} {y};");
+        let _ = writeln!(body, "    let m{r} = {} {op} {};", operand(x), operand(y));
     }
     let zero = if f2 { "0" } else { "T::default()" };
     let _ = writeln!(body, "    let mut c = [[{zero}; {p}]; {n}];");

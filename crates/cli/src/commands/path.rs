@@ -89,8 +89,6 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
         }
         eprintln!("arrived exactly at {}", target.display());
     }
-    if args.write.output.is_some() {
-        write_verified(&IntScheme::from_f2(&end), &args.write, "the end of the path")?;
-    }
+    write_verified(&IntScheme::from_f2(&end), &args.write, "the end of the path")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -46,7 +46,7 @@ pub struct Args {
     /// Stop after this long: 90s, 10m, 2h, or plain seconds.
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Output folder (default: results/<shape>).
+    /// Output folder (default: results/SHAPE).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Formats of the result files (comma separated): json, txt, letter, seed.

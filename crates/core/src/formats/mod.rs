@@ -75,7 +75,7 @@ impl Format {
         }
     }
 
-    /// True when [`write`] supports this format.
+    /// True when [`write()`] supports this format.
     pub const fn writable(self) -> bool {
         !matches!(self, Format::Mathematica)
     }

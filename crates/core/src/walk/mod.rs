@@ -6,7 +6,7 @@
 //! steps without a reduction it takes a plus move (rank +1) to leave it; the plateau's limit is
 //! fixed or adapts to the walker's reductions ([`crate::plateau`]).
 //!
-//! An index from factor value to the terms holding it (one [`table::FactorTable`] per
+//! An index from factor value to the terms holding it (one `FactorTable` per
 //! position, groups as linked lists through the terms) makes a step O(1) expected, and a
 //! list of the groups with two or more terms makes every picked flip a real one.
 
