@@ -195,9 +195,17 @@ fn a_search_reaches_its_target_and_writes_each_rank() {
     assert!(plot.status.success(), "{}", text(&plot));
     let svg = std::fs::read_to_string(out.join("progress.svg")).unwrap();
     assert!(
-        svg.starts_with("<svg") && svg.contains("best rank") && svg.contains("<polyline"),
+        svg.starts_with("<svg") && svg.contains("3x3x3: best rank") && svg.contains("<polyline"),
         "not a plot"
     );
+    assert!(svg.contains("best known 23"), "no best-known line");
+    // Ranks are labelled as integers ("25", not "25.0").
+    let labels: Vec<&str> = svg
+        .split("</text>")
+        .filter_map(|t| Some(t.rsplit_once('>')?.1.trim()))
+        .collect();
+    assert!(labels.contains(&"25"), "{labels:?}");
+    assert!(!labels.contains(&"25.0"), "{labels:?}");
 }
 
 #[test]

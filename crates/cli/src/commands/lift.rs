@@ -29,7 +29,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if checked.f2.is_err() {
         bail!("{}: not a valid scheme over F2; nothing to lift", args.input.display());
     }
-    match lift(&checked.f2_scheme(), args.tries, args.bits) {
+    let scheme = checked.f2_scheme();
+    tracing::info!(
+        "lifting {} rank {} to Z: {} random sign vectors, then the general lift up to 2^{} \
+         (a 7x7x7 scheme takes a minute or more)",
+        scheme.shape(),
+        scheme.rank(),
+        args.tries,
+        args.bits
+    );
+    let started = std::time::Instant::now();
+    let lifted = lift(&scheme, args.tries, args.bits);
+    tracing::info!("lift finished in {:.1}s", started.elapsed().as_secs_f64());
+    match lifted {
         Ok(z) => {
             write_verified(&z, &args.write, &format!("lift of {}", args.input.display()))?;
             Ok(ExitCode::SUCCESS)
