@@ -198,3 +198,23 @@ fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_
     assert!(text(&second).contains("4x4x4: resuming"), "{}", text(&second));
     assert!(elapsed() > before + 0.2);
 }
+
+#[test]
+fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
+    use flipgraph_core::{verify::verify, Scheme, Shape};
+    use flipgraph_search::search::descent::Descent;
+    let mut seen = Vec::new();
+    let summary = Descent::new(Scheme::naive(Shape::new(2, 3, 3).unwrap()))
+        .threads(1)
+        .seed(7)
+        .time_limit(std::time::Duration::from_secs(60))
+        .on_improvement(|s| seen.push(s.rank()))
+        .run()
+        .unwrap();
+    // Toward the table's 15, told of the start and of every lower rank in order.
+    assert_eq!(summary.best.rank(), 15);
+    assert_eq!(verify(&summary.best), Ok(()));
+    assert_eq!(seen.first(), Some(&18));
+    assert_eq!(seen.last(), Some(&15));
+    assert!(seen.windows(2).all(|w| w[0] > w[1]), "{seen:?}");
+}

@@ -1,33 +1,22 @@
 //! The engines and the descent driver of `flipgraph`, for programs that embed a search.
 //!
+//! [`search::descent::Descent`] runs the search of `flipgraph search` in a few lines. For more
+//! control (a GPU engine, output folders, checkpoints), drive the parts yourself:
+//!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
 //! use std::time::{Duration, Instant};
 //!
 //! use flipgraph_core::{Scheme, Shape};
-//! use flipgraph_search::engine::{Backend, EngineSpec};
-//! use flipgraph_search::engine::gpu::{Hints, Reductions};
-//! use flipgraph_search::search::{progress::Progress, Driver, SearchConfig, Start};
+//! use flipgraph_search::engine::EngineSpec;
+//! use flipgraph_search::search::{progress::Progress, Driver, SearchConfig, Start, PATIENCE};
 //!
 //! let shape = Shape::square(4).unwrap();
-//! let spec = EngineSpec {
-//!     backend: Backend::Auto,
-//!     threads: None,
-//!     walkers: None,
-//!     plateau: None,
-//!     plus_slack: 4,
-//!     generalized: true,
-//!     round_steps: None,
-//!     gpu_round_ms: 100,
-//!     gpu_match_rounds: 2,
-//!     gpu_flips: 8,
-//!     gpu_reductions: Reductions::Walk,
-//!     gpu_hints: Hints::Auto,
-//! };
+//! let spec = EngineSpec::default(); // the GPU when one is usable, else every core
 //! let mut engine = spec.open(shape)?;
 //! let config = SearchConfig {
 //!     time_limit: Some(Duration::from_secs(10)),
-//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds()), 4_000_000)
+//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds()), PATIENCE)
 //! };
 //! let start = Start::from_scheme(Scheme::naive(shape));
 //! let driver = Driver::new(engine.as_mut(), config, start, None, Progress::new(false, true), Instant::now())?;

@@ -31,9 +31,7 @@ impl Checked {
 
     /// The scheme mod 2 with zero terms removed.
     pub fn f2_scheme(&self) -> Scheme {
-        let mut s = self.file.scheme.mod2();
-        s.remove_zero_terms();
-        s
+        self.file.f2()
     }
 }
 

@@ -63,7 +63,7 @@ pub struct EngineArgs {
     #[arg(long, default_value = "auto")]
     pub gpu_hints: HintsArg,
     /// Steps a walker may go without improving before it restarts from the pool.
-    #[arg(long, default_value_t = 4_000_000)]
+    #[arg(long, default_value_t = crate::search::PATIENCE)]
     pub patience: u64,
 }
 
@@ -172,6 +172,11 @@ pub(crate) mod tests {
         Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
             .expect("valid flags")
             .engine
+    }
+
+    #[test]
+    fn the_library_defaults_are_the_command_lines() {
+        assert_eq!(engine::<&str>(&[]).spec(), crate::engine::EngineSpec::default());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::engine::{Backend, Kind};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::output::{Checkpoint, Output};
 use crate::search::progress::{si, Progress};
-use crate::search::{Driver, SearchConfig, Start, Stop, Summary};
+use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
@@ -146,11 +146,9 @@ fn begin(args: &Args) -> Result<Begin> {
     }
     let shape = scheme.shape();
     let best_known = args.best_known.or(best_known_rank(shape));
-    let target = args.target_rank.unwrap_or_else(|| {
-        best_known
-            .filter(|&k| k < scheme.rank())
-            .unwrap_or(scheme.rank().saturating_sub(1))
-    });
+    let target = args
+        .target_rank
+        .unwrap_or_else(|| default_target(best_known, scheme.rank()));
     Ok(Begin {
         shape,
         start: Start::from_scheme(scheme),
@@ -235,7 +233,8 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result
             let start = start_from(&Checkpoint::read(&out_dir)?)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = Progress::new(args.json, args.quiet);
-            Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?.run(stop)?
+            let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;
+            driver.run(stop)?
         }
         Err(e) => return Err(e),
     };

@@ -61,6 +61,27 @@ pub struct EngineSpec {
     pub gpu_hints: Hints,
 }
 
+impl Default for EngineSpec {
+    /// The command line's defaults (a unit test of the flags holds them equal): the GPU when
+    /// one is usable, else every core; adaptive plateaus; generalized flips.
+    fn default() -> EngineSpec {
+        EngineSpec {
+            backend: Backend::Auto,
+            threads: None,
+            walkers: None,
+            plateau: None,
+            plus_slack: 4,
+            generalized: true,
+            round_steps: None,
+            gpu_round_ms: 100,
+            gpu_match_rounds: 2,
+            gpu_flips: 8,
+            gpu_reductions: Reductions::Walk,
+            gpu_hints: Hints::Auto,
+        }
+    }
+}
+
 impl EngineSpec {
     /// Steps per walker in a round of an engine whose rounds are `timed`
     /// ([`Engine::timed_rounds`]): then no limit.

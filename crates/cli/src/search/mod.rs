@@ -2,6 +2,7 @@
 //! rank by rank to a target, walkers restarted from the pool, verified output, checkpoints,
 //! progress and a clean stop on Ctrl-C.
 
+pub mod descent;
 pub mod output;
 mod pool;
 pub mod progress;
@@ -43,6 +44,17 @@ pub struct SearchConfig {
     /// The rank a record must beat (the built-in table's, unless overridden).
     pub best_known: Option<usize>,
 }
+
+/// The rank a search aims at unless told: the best known rank when the start is above it,
+/// else one below the start.
+pub fn default_target(best_known: Option<usize>, start_rank: usize) -> usize {
+    best_known
+        .filter(|&k| k < start_rank)
+        .unwrap_or(start_rank.saturating_sub(1))
+}
+
+/// Steps a walker may go without improving before it restarts from the pool, by default.
+pub const PATIENCE: u64 = 4_000_000;
 
 /// Schemes kept per rank in the pool by default.
 pub const POOL_PER_RANK: usize = 64;
@@ -165,7 +177,12 @@ pub struct Driver<'a> {
     /// Ranks reached below the best known rank.
     records: Vec<usize>,
     lifts: Lifts,
+    /// Told of every new best scheme (an embedder's hook).
+    on_improvement: Option<OnImprovement<'a>>,
 }
+
+/// An embedder's hook, told of every new best scheme.
+pub type OnImprovement<'a> = Box<dyn FnMut(&Verified) + 'a>;
 
 /// Where the walkers stand after a round: what the status line shows of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -246,6 +263,7 @@ impl<'a> Driver<'a> {
             checkpointed_best: usize::MAX,
             records: Vec::new(),
             lifts: Lifts::default(),
+            on_improvement: None,
         })
     }
 
@@ -405,8 +423,17 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
+    /// Calls `f` with every new best scheme (the start's best included), verified.
+    pub fn on_improvement(mut self, f: impl FnMut(&Verified) + 'a) -> Self {
+        self.on_improvement = Some(Box::new(f));
+        self
+    }
+
     /// Writes a new best scheme at once and reports it.
     fn record_best(&mut self, scheme: &Verified) -> Result<()> {
+        if let Some(f) = &mut self.on_improvement {
+            f(scheme);
+        }
         let paths = match self.output.as_ref().map(|out| out.write_scheme(scheme)) {
             Some(Ok(paths)) => paths,
             Some(Err(e)) => {

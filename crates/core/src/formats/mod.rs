@@ -163,6 +163,16 @@ pub struct SchemeFile {
     pub declared_ring: Option<Ring>,
 }
 
+impl SchemeFile {
+    /// The scheme over F2: coefficients mod 2, zero terms dropped (what the engines walk).
+    /// Whether it is valid is [`crate::verify::verify`]'s to say.
+    pub fn f2(&self) -> crate::Scheme {
+        let mut scheme = self.scheme.mod2();
+        scheme.remove_zero_terms();
+        scheme
+    }
+}
+
 /// Reading a file failed: I/O, or its content (with the file's path in the message).
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
@@ -260,6 +270,11 @@ pub enum WriteError {
     /// The seed block holds bits only.
     #[error("the seed format holds F2 schemes only; this scheme has a coefficient outside 0 and 1")]
     NotBinary,
+}
+
+/// Writes an F2 scheme in `format` (marked as an F2 scheme where the format can say so).
+pub fn write_f2(scheme: &crate::Scheme, format: Format) -> Result<String, WriteError> {
+    write(&IntScheme::from_f2(scheme), format, Ring::F2)
 }
 
 /// Writes `scheme` in `format`; `ring` decides Perminov JSON's `z2` flag.

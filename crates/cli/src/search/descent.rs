@@ -1,0 +1,124 @@
+//! A descent in a few lines, for programs that embed flipgraph: the engine, pool and restarts of
+//! `flipgraph search` with its defaults, writing no files.
+//!
+//! ```
+//! use std::time::Duration;
+//! use flipgraph_core::{Scheme, Shape};
+//! use flipgraph_search::search::descent::Descent;
+//!
+//! let naive = Scheme::naive(Shape::square(3).unwrap());
+//! let summary = Descent::new(naive)
+//!     .threads(1)
+//!     .time_limit(Duration::from_secs(30))
+//!     .on_improvement(|s| println!("rank {}", s.rank()))
+//!     .run()?;
+//! assert_eq!(summary.best.rank(), 23); // Laderman's rank, the best known; verified
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::verify::Verified;
+use flipgraph_core::Scheme;
+
+use super::progress::Progress;
+use super::{default_target, Driver, OnImprovement, SearchConfig, Start, Summary, PATIENCE};
+use crate::engine::{Backend, EngineSpec};
+
+/// A search from one scheme down to a target rank, set up by its builder methods.
+pub struct Descent<'a> {
+    start: Scheme,
+    spec: EngineSpec,
+    target: Option<usize>,
+    time_limit: Option<Duration>,
+    seed: u64,
+    on_improvement: Option<OnImprovement<'a>>,
+}
+
+impl<'a> Descent<'a> {
+    /// A descent from `start` on every CPU core, toward the best known rank (else one below the
+    /// start), with no time limit: the defaults of `flipgraph search --backend cpu`.
+    pub fn new(start: Scheme) -> Descent<'a> {
+        Descent {
+            start,
+            spec: EngineSpec {
+                backend: Backend::Cpu,
+                ..EngineSpec::default()
+            },
+            target: None,
+            time_limit: None,
+            seed: 1,
+            on_improvement: None,
+        }
+    }
+
+    /// Another engine (a GPU, other walkers or plateaus).
+    pub fn engine(mut self, spec: EngineSpec) -> Self {
+        self.spec = spec;
+        self
+    }
+
+    /// CPU threads.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.spec.threads = Some(threads);
+        self
+    }
+
+    /// Stops once a scheme of this rank or lower is found.
+    pub fn target(mut self, rank: usize) -> Self {
+        self.target = Some(rank);
+        self
+    }
+
+    /// Stops after this long.
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// The seed of the walkers (the same seed and engine give the same CPU run).
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Calls `f` with every new best scheme, verified.
+    pub fn on_improvement(mut self, f: impl FnMut(&Verified) + 'a) -> Self {
+        self.on_improvement = Some(Box::new(f));
+        self
+    }
+
+    /// Runs to the target or the time limit.
+    pub fn run(self) -> Result<Summary> {
+        self.run_until(&AtomicBool::new(false))
+    }
+
+    /// Runs to the target, the time limit or until `stop` is set (from another thread).
+    pub fn run_until(self, stop: &AtomicBool) -> Result<Summary> {
+        let shape = self.start.shape();
+        let target = self
+            .target
+            .unwrap_or_else(|| default_target(best_known_rank(shape), self.start.rank()));
+        let mut engine = self.spec.open(shape)?;
+        let config = SearchConfig {
+            time_limit: self.time_limit,
+            ..SearchConfig::new(
+                shape,
+                target,
+                self.seed,
+                self.spec.steps_per_round(engine.timed_rounds()),
+                PATIENCE,
+            )
+        };
+        let start = Start::from_scheme(self.start);
+        let quiet = Progress::new(false, true);
+        let mut driver = Driver::new(engine.as_mut(), config, start, None, quiet, Instant::now())?;
+        if let Some(f) = self.on_improvement {
+            driver = driver.on_improvement(f);
+        }
+        driver.run(stop)
+    }
+}
