@@ -608,3 +608,51 @@ fn a_checkpoint_with_an_impossible_elapsed_time_is_refused_naming_the_file() {
         );
     }
 }
+
+#[test]
+fn special_and_oversized_inputs_are_refused_without_reading_them_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.m");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let big = dir.path().join("big.m");
+    std::fs::write(&big, vec![b' '; 17 << 20]).unwrap();
+    let strassen = data("2x2x2-r7-strassen.m");
+    let strassen = strassen.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["verify", "/dev/zero"], "/dev/zero: not a regular file"),
+        (&["verify", fifo.to_str().unwrap()], "fifo.m: not a regular file"),
+        (&["info", big.to_str().unwrap()], "big.m: larger than 16 MiB"),
+        (&["replay", strassen, "/dev/zero"], "/dev/zero: not a regular file"),
+        (&["search", "--resume", dir.path().to_str().unwrap()], "checkpoint.json"),
+    ];
+    for (args, want) in cases {
+        // A FIFO read would block forever: the timeout turns that into a failure.
+        let out = Command::new("timeout")
+            .arg("20")
+            .arg(env!("CARGO_BIN_EXE_flipgraph"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
+    }
+    // A checkpoint that is a FIFO is refused too.
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("checkpoint.json"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = Command::new("timeout")
+        .arg("20")
+        .arg(env!("CARGO_BIN_EXE_flipgraph"))
+        .args(["search", "--resume", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("checkpoint.json: not a regular file"),
+        "{}",
+        text(&out)
+    );
+}

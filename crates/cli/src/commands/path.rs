@@ -4,12 +4,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use flipgraph_core::formats;
 use flipgraph_core::path::{apply, parse, path, to_text, Move};
 use flipgraph_core::verify::verify;
 use flipgraph_core::{IntScheme, Scheme};
 
 use crate::atomic_file::write_atomic;
 use crate::schemes::{read_valid_f2, write_verified, WriteArgs};
+
+/// The largest path file read: a million moves of some 60 bytes each.
+const MAX_PATH_BYTES: u64 = 64 << 20;
 
 /// Build a path of moves (plus moves, merges and pairs; see the path format in flipgraph-core's
 /// `path` module) that turns scheme A into scheme B of the same shape, over F2.
@@ -63,7 +67,8 @@ pub fn build(args: PathArgs) -> Result<ExitCode> {
 
 pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let a = read_valid_f2(&args.from)?;
-    let text = std::fs::read_to_string(&args.path).with_context(|| format!("cannot read {}", args.path.display()))?;
+    let bytes = formats::read_bounded(&args.path, MAX_PATH_BYTES, "path")?;
+    let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", args.path.display()))?;
     let (shape, moves) = parse(&text).with_context(|| format!("{}", args.path.display()))?;
     if shape != a.shape() {
         bail!(

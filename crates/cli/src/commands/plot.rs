@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use flipgraph_core::known::best_known_rank;
 use plotters::prelude::*;
 
@@ -40,7 +40,9 @@ fn push(runs: &mut Runs, point: (f64, f64)) {
 
 fn read_events(args: &Args) -> Result<Series> {
     let path = args.dir.join(EVENTS);
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    // A week of progress lines is some 150 MiB.
+    let bytes = flipgraph_core::formats::read_bounded(&path, 1 << 30, "event log")?;
+    let text = String::from_utf8_lossy(&bytes);
     let mut s = Series {
         rank: Vec::new(),
         speed: Vec::new(),

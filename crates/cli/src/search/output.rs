@@ -16,6 +16,9 @@ use crate::atomic_file::write_atomic;
 
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const EVENTS: &str = "events.jsonl";
+/// The largest checkpoint read: 192 schemes (three ranks of the pool) of 8x8x8 at rank 512 take
+/// about 6 MiB.
+const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
 
 /// Where a search writes.
 pub struct Output {
@@ -65,9 +68,9 @@ impl Checkpoint {
 
     pub fn read(dir: &Path) -> Result<Checkpoint> {
         let path = dir.join(CHECKPOINT);
-        let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let cp: Checkpoint =
-            serde_json::from_str(&text).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
+        let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
+        let cp: Checkpoint = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         // A century of walking: anything longer (or negative, or not a number) is a damaged file.
         if !(cp.elapsed_s.is_finite() && (0.0..=3.2e9).contains(&cp.elapsed_s)) {
             bail!(

@@ -184,6 +184,22 @@ pub enum FileError {
         /// The I/O error (shown in the message, so not chained as a source).
         error: std::io::Error,
     },
+    /// Not a regular file (a folder, FIFO or device): reading it could block or never end.
+    #[error("{}: not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Larger than any file this program reads of its kind.
+    #[error("{}: larger than {} MiB, more than any valid {what} can be", path.display(), limit >> 20)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+        /// What the file should hold.
+        what: &'static str,
+    },
     /// The content is not a valid scheme file.
     #[error("{}:{}{}", path.display(), error.line.map(|l| format!("{l}: ")).unwrap_or_else(|| " ".into()), error.message)]
     Parse {
@@ -249,12 +265,41 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
     })
 }
 
-/// Reads a scheme file; errors name the file (and line).
-pub fn read_path(path: &Path) -> Result<SchemeFile, FileError> {
-    let bytes = std::fs::read(path).map_err(|error| FileError::Io {
+/// The largest scheme file read, 16 MiB: a scheme of 8x8x8 at rank 4096 (eight times the naive
+/// rank) with three-digit coefficients takes about 5 MiB in the most verbose format.
+pub const MAX_SCHEME_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most `limit` bytes, without blocking on a FIFO or filling memory
+/// from /dev/zero; `what` names its expected content in the error.
+pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
+    use std::io::Read;
+    let io = |error| FileError::Io {
         path: path.into(),
         error,
-    })?;
+    };
+    // The type is checked before opening: opening a FIFO for reading blocks until a writer comes.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(FileError::NotAFile { path: path.into() });
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge {
+            path: path.into(),
+            limit,
+            what,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Reads a scheme file; errors name the file (and line).
+pub fn read_path(path: &Path) -> Result<SchemeFile, FileError> {
+    let bytes = read_bounded(path, MAX_SCHEME_BYTES, "scheme")?;
     read(&bytes).map_err(|error| FileError::Parse {
         path: path.into(),
         error,
