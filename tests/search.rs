@@ -418,3 +418,99 @@ fn a_search_killed_before_its_first_timed_checkpoint_resumes_from_its_best() {
     );
     assert_folder_sound(&out);
 }
+
+#[test]
+fn a_second_writer_of_a_folder_is_refused_naming_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut first = start_search(&out, "1");
+    wait_for_progress(&out, true);
+    for extra in [&["--size", "4", "--out"][..], &["--resume"][..]] {
+        let second = bin()
+            .args(["search", "--backend", "cpu", "--quiet"])
+            .args(extra)
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(second.status.code(), Some(1), "{}", text(&second));
+        let said = text(&second);
+        assert!(
+            said.contains("in use by another flipgraph search") && said.contains(&first.id().to_string()),
+            "{said}"
+        );
+    }
+    signal(&first, "-INT");
+    first.wait().unwrap();
+    // Once the first has ended, the folder can be resumed.
+    let resumed = bin()
+        .args(["search", "--quiet", "--time", "0.2s", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    assert_folder_sound(&out);
+}
+
+#[test]
+fn links_planted_in_the_folder_are_refused_and_foreign_temp_files_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    for name in ["events.jsonl", "checkpoint.json", "4x4x4-r64.json"] {
+        let out = dir.path().join(format!("trap-{name}"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::os::unix::fs::symlink(&victim, out.join(name)).unwrap();
+        let done = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
+        let said = text(&done);
+        let refused = ["symbolic link", "not a regular file", "already holds a search"];
+        assert!(refused.iter().any(|r| said.contains(r)), "{name}: {said}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "{name}");
+    }
+    // A user's own hidden .tmp file is not ours to remove.
+    let out = dir.path().join("mine");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join(".notes.tmp"), "mine").unwrap();
+    let done = search_4x4x4(&["--time", "0.2s", "--out"]).arg(&out).output().unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    assert_eq!(std::fs::read_to_string(out.join(".notes.tmp")).unwrap(), "mine");
+    // --out naming a file is "not a folder".
+    let done = search_4x4x4(&["--time", "0.2s", "--out"])
+        .arg(&victim)
+        .output()
+        .unwrap();
+    assert!(text(&done).contains("is not a folder"), "{}", text(&done));
+}
+
+#[test]
+fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    let events = out.join("events.jsonl");
+    let mut log = std::fs::read_to_string(&events).unwrap();
+    log.push_str("{\"event\":\"progress\",\"t\":1.2"); // a crash mid-line
+    std::fs::write(&events, &log).unwrap();
+    let resumed = bin()
+        .args(["search", "--quiet", "--time", "0.3s", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    let lines: Vec<String> = std::fs::read_to_string(&events)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let bad: Vec<&String> = lines
+        .iter()
+        .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_err())
+        .collect();
+    assert_eq!(
+        bad,
+        [&"{\"event\":\"progress\",\"t\":1.2".to_string()],
+        "only the torn line is bad"
+    );
+    let plot = bin().arg("plot").arg(&out).output().unwrap();
+    assert!(plot.status.success(), "{}", text(&plot));
+}

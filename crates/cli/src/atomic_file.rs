@@ -4,13 +4,20 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
+
+/// The temp files of this module: `.flipgraph-NAME.PID.tmp`, a pattern nobody else uses, so a
+/// search may remove those a killed run left without touching a user's own `.tmp` files.
+pub fn is_temp_file(name: &str) -> bool {
+    name.starts_with(".flipgraph-") && name.ends_with(".tmp")
+}
 
 /// Writes `contents` to `path` atomically (a temp file in the same folder, then a rename).
 ///
 /// A path that names something other than a regular file (`/dev/null`, `/dev/stdout`, a FIFO)
 /// is written to directly: a rename would replace the device with a file. A symbolic link is
-/// followed, so the file it points to is replaced, not the link.
+/// followed, so the file it points to is replaced, not the link: this is for paths the user
+/// names (`-o`); a search's own folder uses [`replace_own_file`].
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     let exists = fs::symlink_metadata(path).is_ok();
     let target: PathBuf = match fs::canonicalize(path) {
@@ -28,25 +35,46 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
                 .with_context(|| format!("cannot write {}", path.display()));
         }
     };
+    replace(&target, contents).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes `contents` to `path` atomically, refusing to write through anything but a regular
+/// file or nothing: a symbolic link planted in a search's folder must not redirect its writes.
+pub fn replace_own_file(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Ok(meta) = fs::symlink_metadata(path) {
+        if !meta.is_file() {
+            bail!(
+                "{} is not a regular file (a symbolic link?); a search replaces only its own files",
+                path.display()
+            );
+        }
+    }
+    replace(path, contents).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Temp file (created new, so never through a planted link), fsync, permissions of the file it
+/// replaces, rename.
+fn replace(target: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .context("output path has no file name")?
-        .to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".flipgraph-{name}.{}.tmp", std::process::id()));
+    let _ = fs::remove_file(&tmp);
     let result = (|| -> std::io::Result<()> {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         f.write_all(contents)?;
+        if let Ok(old) = fs::metadata(target) {
+            f.set_permissions(old.permissions())?;
+        }
         f.sync_all()?;
-        fs::rename(&tmp, &target)
+        fs::rename(&tmp, target)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
-    result.with_context(|| format!("cannot write {}", path.display()))
+    result
 }
 
 #[cfg(test)]
@@ -71,5 +99,37 @@ mod tests {
         // A device is written to, never replaced.
         write_atomic(Path::new("/dev/null"), b"nothing").unwrap();
         assert!(!Path::new("/dev/null").is_file(), "/dev/null must stay a device");
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("secret.json");
+        fs::write(&file, b"old").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&file, b"new").unwrap();
+        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(fs::read(&file).unwrap(), b"new");
+    }
+
+    #[test]
+    fn own_files_are_never_written_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        let link = dir.path().join("checkpoint.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let err = replace_own_file(&link, b"overwritten").unwrap_err();
+        assert!(format!("{err:#}").contains("not a regular file"), "{err:#}");
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        // A planted link at the temp file's name is not followed either.
+        let own = dir.path().join("a.json");
+        let tmp = dir.path().join(format!(".flipgraph-a.json.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+        replace_own_file(&own, b"mine").unwrap();
+        assert_eq!(fs::read(&own).unwrap(), b"mine");
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        assert!(is_temp_file(".flipgraph-a.json.12.tmp") && !is_temp_file(".notes.tmp"));
     }
 }

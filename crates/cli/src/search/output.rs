@@ -12,7 +12,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
 
-use crate::atomic_file::write_atomic;
+use crate::atomic_file::{is_temp_file, replace_own_file, write_atomic};
 
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const EVENTS: &str = "events.jsonl";
@@ -25,6 +25,8 @@ pub struct Output {
     dir: PathBuf,
     formats: Vec<Format>,
     events: File,
+    /// Held while the search runs (see [`LOCK`]).
+    _lock: File,
 }
 
 /// What a checkpoint holds: enough to continue the search.
@@ -83,16 +85,83 @@ impl Checkpoint {
     }
 }
 
-/// Removes the temp files a killed run may have left (`.NAME.tmpPID`, see `write_atomic`):
-/// they were never renamed into place, so they hold nothing that was reported.
+/// Removes the temp files a killed run may have left (see [`is_temp_file`]): they were never
+/// renamed into place, so they hold nothing that was reported. Nobody else's files match.
 fn remove_stale_temp_files(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(".tmp") {
+        if is_temp_file(&entry.file_name().to_string_lossy()) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// The lock file that makes a search the only writer of its folder while it runs.
+pub const LOCK: &str = ".flipgraph.lock";
+
+/// Takes the folder's lock (an exclusive `flock`, released when the file is closed, so also
+/// when the process dies) and writes our process id into it for whoever finds it taken.
+fn lock(dir: &Path) -> Result<File> {
+    let path = dir.join(LOCK);
+    let mut file = open_own(
+        &path,
+        OpenOptions::new().read(true).write(true).create(true).truncate(false),
+    )?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns; no memory is involved.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            bail!(
+                "{} is in use by another flipgraph search (process {}); wait for it to end or choose another --out",
+                dir.display(),
+                holder.trim()
+            );
+        }
+    }
+    file.set_len(0)?;
+    write!(file, "{}", std::process::id())?;
+    Ok(file)
+}
+
+/// Opens one of the folder's own files, never through a symbolic link (a link planted there
+/// would make a search append to or lock another file).
+fn open_own(path: &Path, options: &mut OpenOptions) -> Result<File> {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW);
+    options.open(path).map_err(|e| {
+        let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if link {
+            anyhow::anyhow!(
+                "{} is a symbolic link; a search writes only its own files",
+                path.display()
+            )
+        } else {
+            anyhow::anyhow!("cannot write {}: {e}", path.display())
+        }
+    })
+}
+
+/// Opens the event log for appending; a last line cut by a crash is ended first, so that the
+/// next event starts a line of its own (readers skip the torn one).
+fn open_events(path: &Path) -> Result<File> {
+    let mut file = open_own(path, OpenOptions::new().read(true).append(true).create(true))?;
+    let len = file.metadata()?.len();
+    if len > 0 {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut last = [0u8];
+        file.seek(SeekFrom::Start(len - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            tracing::warn!(
+                "{}: the last line was cut (a crash?); it is kept and skipped",
+                path.display()
+            );
+            file.write_all(b"\n")?;
+        }
+    }
+    Ok(file)
 }
 
 /// Saves a verified scheme that the output folder could not take: into the system's temp
@@ -124,7 +193,14 @@ impl Output {
     /// Opens (creating it if needed) the output folder. A folder that already holds a checkpoint
     /// is only reused with `resume`, so a new search never mixes with an old one.
     pub fn open(dir: &Path, formats: Vec<Format>, resume: bool) -> Result<Output> {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{} is not a folder; --out names the folder a search writes into",
+                dir.display()
+            );
+        }
         fs::create_dir_all(dir).with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+        let lock = lock(dir)?;
         if !resume && dir.join(CHECKPOINT).exists() {
             bail!(
                 "{} already holds a search (checkpoint.json); continue it with --resume {0} or choose another --out",
@@ -132,16 +208,12 @@ impl Output {
             );
         }
         remove_stale_temp_files(dir);
-        let events_path = dir.join(EVENTS);
-        let events = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&events_path)
-            .with_context(|| format!("cannot write {}", events_path.display()))?;
+        let events = open_events(&dir.join(EVENTS))?;
         Ok(Output {
             dir: dir.to_path_buf(),
             formats,
             events,
+            _lock: lock,
         })
     }
 
@@ -154,7 +226,7 @@ impl Output {
             let path = self
                 .dir
                 .join(format!("{}-r{}.{}", scheme.shape(), scheme.rank(), format.extension()));
-            write_atomic(&path, text.as_bytes())?;
+            replace_own_file(&path, text.as_bytes())?;
             paths.push(path);
         }
         Ok(paths)
@@ -176,7 +248,7 @@ impl Output {
 
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {
         let text = serde_json::to_vec(checkpoint)?;
-        write_atomic(&self.dir.join(CHECKPOINT), &text)
+        replace_own_file(&self.dir.join(CHECKPOINT), &text)
     }
 }
 

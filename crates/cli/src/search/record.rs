@@ -9,7 +9,7 @@ use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::lift::lift;
 use flipgraph_core::verify::{verify_z, Verified};
 
-use crate::atomic_file::write_atomic;
+use crate::atomic_file::replace_own_file;
 
 /// Random sign vectors tried before the general lift (the `lift` command's default).
 const LIFT_TRIES: usize = 200;
@@ -34,7 +34,7 @@ impl Lifts {
             // The lift is written only once it is proved valid over Z, like every other scheme.
             verify_z(&z).map_err(|d| anyhow::anyhow!("the lift of rank {} is not valid over Z: {d}", z.rank()))?;
             let text = formats::write(&z, format, Ring::Z)?;
-            write_atomic(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+            replace_own_file(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
             Ok(Some(path))
         });
         self.running.push((rank, handle));
