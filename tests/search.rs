@@ -514,3 +514,56 @@ fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
     let plot = bin().arg("plot").arg(&out).output().unwrap();
     assert!(plot.status.success(), "{}", text(&plot));
 }
+
+#[test]
+fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c3");
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "3",
+            "--symmetry",
+            "c3",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--time",
+            "60s",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(text(&done).contains("target reached: best rank 23"), "{}", text(&done));
+    assert_folder_sound(&out);
+    for file in results(&out) {
+        let info = bin().arg("info").arg(&file).output().unwrap();
+        assert!(
+            text(&info).contains("C3-invariant (a(x)b(x)c -> b(x)c(x)a): yes"),
+            "{}",
+            text(&info)
+        );
+    }
+    // A start that is not invariant, a shape that is not square and the GPU are refused.
+    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--from", laderman.to_str().unwrap()],
+            "3x3x3-r23-laderman.m: not invariant",
+        ),
+        (&["--size", "3x3x4"], "needs a square shape"),
+        (&["--size", "3", "--backend", "gpu"], "CPU engine only"),
+    ];
+    for (args, want) in cases {
+        let refused = bin()
+            .args(["search", "--symmetry", "c3", "--out"])
+            .arg(dir.path().join("refused"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(1), "{args:?}");
+        assert!(text(&refused).contains(want), "{args:?}: {}", text(&refused));
+    }
+}

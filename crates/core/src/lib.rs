@@ -11,6 +11,8 @@
 //!   GPU kernels compile the very same move logic and plateau schedule for the nvptx64 target.
 //! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
 //!   verification over F2 and Z, and the single-scheme random walk.
+//! - [`symmetry`] (feature `alloc`): schemes invariant under the cyclic symmetry of square
+//!   shapes, as orbits, with their moves and their own walk.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
 //!
 //! ```
@@ -48,6 +50,8 @@ pub mod lift;
 pub mod path;
 #[cfg(feature = "alloc")]
 pub mod scheme;
+#[cfg(feature = "alloc")]
+pub mod symmetry;
 #[cfg(feature = "alloc")]
 pub mod verify;
 #[cfg(feature = "alloc")]

@@ -62,6 +62,11 @@ impl Shape {
         self.p as usize
     }
 
+    /// Whether n = m = p (the shapes with the cyclic symmetry).
+    pub const fn is_square(self) -> bool {
+        self.n == self.m && self.m == self.p
+    }
+
     /// `[n, m, p]`.
     pub const fn dims(self) -> [usize; 3] {
         [self.n(), self.m(), self.p()]

@@ -6,7 +6,7 @@ use clap::builder::PossibleValue;
 use clap::ValueEnum;
 
 use crate::engine::gpu::{Hints, Reductions};
-use crate::engine::{Backend, EngineSpec};
+use crate::engine::{Backend, EngineSpec, Symmetry};
 
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
@@ -65,6 +65,9 @@ pub struct EngineArgs {
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = crate::search::PATIENCE)]
     pub patience: u64,
+    /// Which schemes to walk.
+    #[arg(long, default_value = "none")]
+    pub symmetry: SymmetryArg,
 }
 
 /// A count of at least one (0 threads, walkers or steps would walk nothing, forever).
@@ -92,6 +95,7 @@ impl EngineArgs {
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
+            symmetry: self.symmetry.into(),
         }
     }
 }
@@ -128,6 +132,14 @@ macro_rules! choices {
         }
     };
 }
+
+choices!(
+    /// `--symmetry`.
+    SymmetryArg => Symmetry {
+        None => "none", "Every scheme: the plain flip graph";
+        C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); CPU engine only";
+    }
+);
 
 choices!(
     /// `--backend`.

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use flipgraph_core::known::best_known_rank;
+use flipgraph_core::symmetry::is_c3_invariant;
 use flipgraph_core::Position;
 
 use crate::schemes::read_checked;
@@ -33,6 +34,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "valid over: nothing ({})",
             checked.f2.as_ref().err().map(ToString::to_string).unwrap_or_default()
         ),
+    }
+    if file.scheme.shape.is_square() {
+        let yes = if is_c3_invariant(&scheme) { "yes" } else { "no" };
+        println!("C3-invariant (a(x)b(x)c -> b(x)c(x)a): {yes}");
     }
     for pos in Position::ALL {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));

@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
+use flipgraph_core::symmetry::is_c3_invariant;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::EngineArgs;
-use crate::engine::{Backend, Kind};
+use crate::engine::{Backend, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::output::{Checkpoint, Output};
 use crate::search::progress::{si, Progress};
@@ -139,6 +140,14 @@ fn begin(args: &Args) -> Result<Begin> {
         Some(path) => read_valid_f2(path)?,
         None => Scheme::naive(args.size.expect("clap requires --size")),
     };
+    if let (Some(path), Symmetry::C3) = (&args.from, args.engine.spec().symmetry) {
+        if !is_c3_invariant(&scheme) {
+            bail!(
+                "{}: not invariant under the cyclic symmetry a(x)b(x)c -> b(x)c(x)a; --symmetry c3 needs an invariant start (the naive scheme is one; flipgraph info says)",
+                path.display()
+            );
+        }
+    }
     if let (Some(size), Some(_)) = (args.size, &args.from) {
         if size != scheme.shape() {
             bail!("--size {size} does not match the shape {} of --from", scheme.shape());

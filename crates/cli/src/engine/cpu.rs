@@ -1,23 +1,25 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
 use anyhow::{Context, Result};
-use flipgraph_core::walk::{Counters, WalkConfig, Walker};
+use flipgraph_core::symmetry::SymmetricWalker;
+use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
-use super::{Engine, Kind, Round, WalkerStatus};
+use super::{Engine, Kind, Round, Symmetry, WalkerStatus};
 
 /// Walkers on a rayon pool of fixed size.
 pub struct CpuEngine {
     pool: rayon::ThreadPool,
     threads: usize,
     config: WalkConfig,
-    walkers: Vec<Option<Walker>>,
+    symmetry: Symmetry,
+    walkers: Vec<Option<Box<dyn Walk>>>,
 }
 
 impl CpuEngine {
-    /// `walkers` walkers on `threads` threads.
-    pub fn new(threads: usize, walkers: usize, config: WalkConfig) -> Result<CpuEngine> {
+    /// `walkers` walkers on `threads` threads, walking the schemes of `symmetry`.
+    pub fn new(threads: usize, walkers: usize, config: WalkConfig, symmetry: Symmetry) -> Result<CpuEngine> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("walker-{i}"))
@@ -27,6 +29,7 @@ impl CpuEngine {
             pool,
             threads,
             config,
+            symmetry,
             walkers: (0..walkers).map(|_| None).collect(),
         })
     }
@@ -34,7 +37,15 @@ impl CpuEngine {
 
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
-        format!("cpu: {} walkers on {} threads", self.walkers.len(), self.threads)
+        let symmetric = match self.symmetry {
+            Symmetry::None => "",
+            Symmetry::C3 => " (C3-invariant schemes)",
+        };
+        format!(
+            "cpu: {} walkers on {} threads{symmetric}",
+            self.walkers.len(),
+            self.threads
+        )
     }
 
     fn kind(&self) -> Kind {
@@ -53,7 +64,14 @@ impl Engine for CpuEngine {
         // The engine's `max_rank` is the slack above the start rank.
         let mut config = self.config;
         config.max_rank = scheme.rank() + self.config.max_rank;
-        self.walkers[walker] = Some(Walker::new(scheme, config, seed));
+        let walk: Box<dyn Walk> = match self.symmetry {
+            Symmetry::None => Box::new(Walker::new(scheme, config, seed)),
+            Symmetry::C3 => Box::new(
+                SymmetricWalker::from_scheme(scheme, config, seed)
+                    .context("--symmetry c3 walks C3-invariant schemes only")?,
+            ),
+        };
+        self.walkers[walker] = Some(walk);
         Ok(())
     }
 

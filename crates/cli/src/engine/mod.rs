@@ -6,7 +6,7 @@
 pub mod cpu;
 pub mod gpu;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
@@ -21,6 +21,16 @@ pub enum Backend {
     Auto,
     Cpu,
     Gpu,
+}
+
+/// Which schemes the walkers walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// All schemes: the plain flip graph.
+    None,
+    /// Schemes invariant under the cyclic symmetry of square shapes (a (x) b (x) c ->
+    /// b (x) c (x) a), moved orbit by orbit: the CPU engine only.
+    C3,
 }
 
 /// Which kind of engine walks: what [`Backend::Auto`] resolved to.
@@ -59,6 +69,7 @@ pub struct EngineSpec {
     pub gpu_flips: u32,
     pub gpu_reductions: Reductions,
     pub gpu_hints: Hints,
+    pub symmetry: Symmetry,
 }
 
 impl Default for EngineSpec {
@@ -78,6 +89,7 @@ impl Default for EngineSpec {
             gpu_flips: 8,
             gpu_reductions: Reductions::Walk,
             gpu_hints: Hints::Auto,
+            symmetry: Symmetry::None,
         }
     }
 }
@@ -117,6 +129,20 @@ impl EngineSpec {
 
     /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        if self.symmetry == Symmetry::C3 {
+            if !shape.is_square() {
+                bail!("--symmetry c3 needs a square shape; {shape} is not");
+            }
+            // The GPU kernel walks plain schemes only.
+            return match self.backend {
+                Backend::Gpu => bail!("--symmetry c3 runs on the CPU engine only (the GPU kernel walks plain schemes)"),
+                Backend::Auto => {
+                    tracing::info!("--symmetry c3: running on the CPU (the GPU kernel walks plain schemes)");
+                    self.open_cpu()
+                }
+                Backend::Cpu => self.open_cpu(),
+            };
+        }
         match self.backend {
             Backend::Cpu => self.open_cpu(),
             Backend::Gpu => self.open_gpu(shape).context("--backend gpu"),
@@ -133,7 +159,8 @@ impl EngineSpec {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let walkers = self.walkers.unwrap_or(WALKERS_PER_THREAD * threads);
-        Ok(Box::new(CpuEngine::new(threads, walkers, self.walk_config(Kind::Cpu))?))
+        let config = self.walk_config(Kind::Cpu);
+        Ok(Box::new(CpuEngine::new(threads, walkers, config, self.symmetry)?))
     }
 
     /// Every visible GPU (`CUDA_VISIBLE_DEVICES` picks them), each with its own walkers.

@@ -10,7 +10,7 @@
 //! position, groups as linked lists through the terms) makes a step O(1) expected, and a
 //! list of the groups with two or more terms makes every picked flip a real one.
 
-mod table;
+pub(crate) mod table;
 
 use alloc::vec::Vec;
 
@@ -44,6 +44,49 @@ impl Default for WalkConfig {
             generalized: true,
             max_rank: usize::MAX,
         }
+    }
+}
+
+/// A random walk on the flip graph as the engines drive it: the plain [`Walker`] or the
+/// symmetric one ([`crate::symmetry::SymmetricWalker`]). Ranks are those of the plain schemes.
+pub trait Walk: Send {
+    /// Takes up to `steps` steps, stopping at rank `target` or below; returns the steps taken.
+    fn walk(&mut self, steps: u64, target: usize) -> u64;
+    /// The rank of the scheme the walker holds now.
+    fn rank(&self) -> usize;
+    /// The lowest rank reached.
+    fn best_rank(&self) -> usize;
+    /// The scheme of the lowest rank reached.
+    fn best(&self) -> Scheme;
+    /// The scheme the walker holds now.
+    fn scheme(&self) -> Scheme;
+    /// What the walk has done so far.
+    fn counters(&self) -> Counters;
+    /// The plateau limit in force (steps without a reduction before a plus move).
+    fn plateau_limit(&self) -> u64;
+}
+
+impl Walk for Walker {
+    fn walk(&mut self, steps: u64, target: usize) -> u64 {
+        Walker::walk(self, steps, target)
+    }
+    fn rank(&self) -> usize {
+        Walker::rank(self)
+    }
+    fn best_rank(&self) -> usize {
+        Walker::best_rank(self)
+    }
+    fn best(&self) -> Scheme {
+        Walker::best(self)
+    }
+    fn scheme(&self) -> Scheme {
+        Walker::scheme(self)
+    }
+    fn counters(&self) -> Counters {
+        Walker::counters(self)
+    }
+    fn plateau_limit(&self) -> u64 {
+        Walker::plateau_limit(self)
     }
 }
 

@@ -14,11 +14,11 @@ const EMPTY: u32 = u32::MAX;
 /// Widest factors indexed directly: 2^16 entries of 4 bytes per position (allocated zeroed, so
 /// only the pages a walk touches take memory: up to 768 KiB per walker, reached on 4x4x4 after
 /// a few seconds; about 0.8 MB of resident memory per walker in a search).
-pub(super) const DIRECT_BITS: usize = 16;
+pub(crate) const DIRECT_BITS: usize = 16;
 
 /// Factor value to group id, for one position.
 #[derive(Clone, Debug)]
-pub(super) enum FactorTable {
+pub(crate) enum FactorTable {
     /// `group id + 1` at index `key` (0: absent).
     Direct(Vec<u32>),
     /// `(key, group id)` slots, one load each; a key's home slot is its hash `>> shift`.
@@ -33,7 +33,7 @@ fn home(key: Factor, shift: u32) -> usize {
 
 impl FactorTable {
     /// A table for up to `capacity` keys of `bits` bits (a hashed one is kept at most half full).
-    pub(super) fn with_capacity(capacity: usize, bits: usize) -> FactorTable {
+    pub(crate) fn with_capacity(capacity: usize, bits: usize) -> FactorTable {
         if bits <= DIRECT_BITS {
             return FactorTable::Direct(vec![0; 1 << bits]);
         }
@@ -52,7 +52,7 @@ impl FactorTable {
 
     /// One probe for `key`: its group id, or the free slot where it would go.
     #[inline]
-    pub(super) fn find(&self, key: Factor) -> Result<u32, usize> {
+    pub(crate) fn find(&self, key: Factor) -> Result<u32, usize> {
         match self {
             FactorTable::Direct(ids) => match ids[key as usize] {
                 0 => Err(key as usize),
@@ -76,7 +76,7 @@ impl FactorTable {
 
     /// Puts `key` into the free slot `slot` that [`FactorTable::find`] returned for it.
     #[inline]
-    pub(super) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
+    pub(crate) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
         match self {
             FactorTable::Direct(ids) => {
                 debug_assert_eq!((slot as Factor, ids[slot]), (key, 0));
@@ -92,7 +92,7 @@ impl FactorTable {
     /// Empties `slot`, shifting later entries of its run back; `moved(id, slot)` hears where
     /// each shifted entry went, so holders of slot numbers stay right.
     #[inline]
-    pub(super) fn remove_at(&mut self, slot: usize, mut moved: impl FnMut(u32, usize)) {
+    pub(crate) fn remove_at(&mut self, slot: usize, mut moved: impl FnMut(u32, usize)) {
         let (slots, shift) = match self {
             FactorTable::Direct(ids) => {
                 ids[slot] = 0;
@@ -120,7 +120,7 @@ impl FactorTable {
     }
 
     /// The entry at `slot`, if it is occupied (for invariant checks).
-    pub(super) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
+    pub(crate) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
         match self {
             FactorTable::Direct(ids) => ids.get(slot).filter(|&&id| id != 0).map(|&id| (slot as Factor, id - 1)),
             FactorTable::Hashed { slots, .. } => slots.get(slot).copied().filter(|e| e.1 != EMPTY),
@@ -128,7 +128,7 @@ impl FactorTable {
     }
 
     /// Whether `keys` keys fit (a hashed table stays at most half full).
-    pub(super) fn holds(&self, keys: usize) -> bool {
+    pub(crate) fn holds(&self, keys: usize) -> bool {
         match self {
             FactorTable::Direct(_) => true,
             FactorTable::Hashed { slots, .. } => slots.len() >= 2 * keys,
