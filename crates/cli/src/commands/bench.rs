@@ -357,6 +357,8 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         format!("{:?}", e.gpu_reductions).to_lowercase(),
         "--gpu-hints".into(),
         format!("{:?}", e.gpu_hints).to_lowercase(),
+        "--symmetry".into(),
+        format!("{:?}", e.symmetry).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -396,6 +398,7 @@ mod tests {
                 "on",
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
+            engine(&["--backend", "cpu", "--symmetry", "c3"]),
         ] {
             let passed = engine(&engine_flags(&given));
             assert_eq!(format!("{passed:?}"), format!("{given:?}"));
