@@ -141,6 +141,13 @@ fn wrong_or_missing_headers_are_rejected() {
         txt.replacen("3 3 3 23", "3 3 23", 1).as_bytes(),
         "four numbers",
     );
+    // A header number past 2^64 is a txt header with a number too large, not a letter-format
+    // coefficient.
+    assert_rejected(
+        "hugeheader.txt",
+        txt.replacen("3 3 3 23", "3 3 3 18446744073709551616", 1).as_bytes(),
+        "hugeheader.txt:1: 18446744073709551616 in the header is larger than any supported",
+    );
 }
 
 #[test]

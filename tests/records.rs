@@ -218,3 +218,20 @@ fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
     assert_eq!(seen.last(), Some(&15));
     assert!(seen.windows(2).all(|w| w[0] > w[1]), "{seen:?}");
 }
+
+#[test]
+fn the_event_log_keeps_every_improvement_but_few_progress_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = search(&run, &["--size", "5", "--time", "2.6s"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let shown = events(&out, "progress").len();
+    let log = std::fs::read_to_string(run.join("events.jsonl")).unwrap();
+    let logged = log.lines().filter(|l| l.contains("\"event\":\"progress\"")).count();
+    assert!(shown >= 4, "--json shows progress every 0.5 s: {shown}");
+    assert_eq!(logged, 1, "one progress line in the log per 10 s");
+    let improved_shown = events(&out, "improved").len();
+    let improved_logged = log.lines().filter(|l| l.contains("\"event\":\"improved\"")).count();
+    assert_eq!(improved_logged, improved_shown);
+    assert!(improved_logged > 3);
+}

@@ -52,6 +52,20 @@ pub fn replace_own_file(path: &Path, contents: &[u8]) -> Result<()> {
     replace(path, contents).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Test hook: with FLIPGRAPH_DISK_FULL_AFTER=N set, every write after the first N fails as a
+/// full disk would (ENOSPC), so the fault-injection tests can fill a disk without a small one.
+pub fn injected_disk_full() -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::OnceLock;
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let limit = LIMIT.get_or_init(|| std::env::var("FLIPGRAPH_DISK_FULL_AFTER").ok()?.parse().ok());
+    match limit {
+        Some(n) if WRITES.fetch_add(1, Ordering::Relaxed) >= *n => Err(std::io::Error::from_raw_os_error(28)),
+        _ => Ok(()),
+    }
+}
+
 /// Temp file (created new, so never through a planted link), fsync, permissions of the file it
 /// replaces, rename.
 fn replace(target: &Path, contents: &[u8]) -> std::io::Result<()> {
@@ -64,6 +78,7 @@ fn replace(target: &Path, contents: &[u8]) -> std::io::Result<()> {
     let _ = fs::remove_file(&tmp);
     let result = (|| -> std::io::Result<()> {
         let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        injected_disk_full()?;
         f.write_all(contents)?;
         if let Ok(old) = fs::metadata(target) {
             f.set_permissions(old.permissions())?;

@@ -104,7 +104,7 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 
 fn throughput(args: &Args) -> Result<ExitCode> {
     let run = Run {
-        seed: args.engine.seed,
+        seed: args.engine.seed(),
         patience: args.engine.patience,
         seconds: args.seconds,
     };

@@ -36,10 +36,10 @@ pub struct EngineArgs {
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
     #[arg(long)]
     pub no_generalized_flips: bool,
-    /// Random seed: the same seed, engine and walker count give the same run (on a GPU, with
-    /// --round-steps).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Random seed (default 1): the same seed, engine and walker count give the same run (on a
+    /// GPU, with --round-steps). A resumed search keeps its checkpoint's.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
     /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
     /// the same seed gives the same run.
@@ -80,6 +80,11 @@ fn at_least_one<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T
 }
 
 impl EngineArgs {
+    /// The seed given, else 1.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(1)
+    }
+
     /// The engine these flags ask for.
     pub fn spec(&self) -> EngineSpec {
         EngineSpec {

@@ -1,6 +1,6 @@
 //! `flipgraph search`: descend from the naive scheme (or a given one) to a target rank.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use flipgraph_core::{Scheme, Shape};
 use super::engine_args::EngineArgs;
 use crate::engine::{Backend, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
-use crate::search::output::{Checkpoint, Output};
+use crate::search::output::{Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::{si, Progress};
 use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
 
@@ -122,11 +122,45 @@ struct Begin {
     best_known: Option<usize>,
 }
 
+/// A resumed search continues as its checkpoint says: flags that say otherwise are refused,
+/// not silently ignored.
+fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape) -> Result<()> {
+    let at = dir.join(CHECKPOINT);
+    if let Some(size) = args.size.filter(|&s| s != shape) {
+        bail!(
+            "--size {size} contradicts the search in {} ({shape}); leave --size out to resume",
+            at.display()
+        );
+    }
+    if let Some(seed) = args.engine.seed.filter(|&s| s != cp.seed) {
+        bail!(
+            "--seed {seed} contradicts the search in {} (seed {}); leave --seed out to resume",
+            at.display(),
+            cp.seed
+        );
+    }
+    if let Some(out) = args.out.as_ref().filter(|&o| o != dir) {
+        bail!(
+            "--out {} and --resume {} name different folders; a resumed search writes where it was",
+            out.display(),
+            dir.display()
+        );
+    }
+    if let Some(target) = args.target_rank.filter(|&t| t != cp.target) {
+        tracing::info!(
+            "target rank {target} (--target-rank), where the checkpoint had {}",
+            cp.target
+        );
+    }
+    Ok(())
+}
+
 /// The beginning the flags ask for: a checkpoint to resume, a scheme file, or the naive scheme.
 fn begin(args: &Args) -> Result<Begin> {
     if let Some(dir) = &args.resume {
         let cp = Checkpoint::read(dir)?;
         let shape = cp.shape()?;
+        refuse_contradictions(args, dir, &cp, shape)?;
         return Ok(Begin {
             shape,
             best_known: args.best_known.or(best_known_rank(shape)),
@@ -165,7 +199,7 @@ fn begin(args: &Args) -> Result<Begin> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
-        seed: args.engine.seed,
+        seed: args.engine.seed(),
         target,
         best_known,
     })
@@ -234,7 +268,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result
         // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint.
         Err(e) if on_gpu && spec.backend == Backend::Auto => {
             tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
-            let mut cpu = spec.open_cpu()?;
+            let mut cpu = spec.open_cpu(shape)?;
             let config = SearchConfig {
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config

@@ -137,6 +137,9 @@ impl Start {
 /// `checkpoint_every`), so that a kill loses at most this much of a descent.
 const EARLY_CHECKPOINT: Duration = Duration::from_millis(500);
 
+/// How often events.jsonl takes a progress line (the status line and --json: every 0.5 s).
+const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
+
 /// One restart in this many walks from the start scheme again rather than from the pool.
 const FRESH_RESTARTS: usize = 8;
 
@@ -309,6 +312,7 @@ impl<'a> Driver<'a> {
         let mut last_checkpoint = Instant::now();
         self.checkpoint_now(&mut last_checkpoint);
         let mut window = (Instant::now(), self.counters);
+        let mut progress_logged: Option<Instant> = None;
         let walk_start = Instant::now();
         let outcome = loop {
             if self.pool.best_rank().is_some_and(|r| r <= self.config.target) {
@@ -349,11 +353,19 @@ impl<'a> Driver<'a> {
                     pool: self.pool.len(),
                 };
                 self.progress.update(&status);
-                self.log_event(&status.json());
+                // The log keeps a progress line every PROGRESS_LOG_EVERY (improvements all):
+                // about 100 KB an hour, so a week-long search does not fill its disk.
+                if progress_logged.is_none_or(|t| t.elapsed() >= PROGRESS_LOG_EVERY) {
+                    self.log_event(&status.json());
+                    progress_logged = Some(Instant::now());
+                }
                 window = (Instant::now(), self.counters);
             }
         };
-        self.checkpoint()?;
+        if let Err(e) = self.checkpoint() {
+            // The results are written (or rescued); the last good checkpoint stays in place.
+            tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
+        }
         self.progress.finish();
         match outcome {
             Stop::Interrupted => self.lifts.abandon(),

@@ -12,7 +12,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
 
-use crate::atomic_file::{is_temp_file, replace_own_file, write_atomic};
+use crate::atomic_file::{injected_disk_full, is_temp_file, replace_own_file, write_atomic};
 
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const EVENTS: &str = "events.jsonl";
@@ -80,6 +80,24 @@ impl Checkpoint {
                 path.display(),
                 cp.elapsed_s
             );
+        }
+        // Shape and pool are checked here too, so that every error names the file.
+        let schemes = cp
+            .schemes()
+            .with_context(|| format!("{}: damaged checkpoint", path.display()))?;
+        if schemes.is_empty() {
+            bail!(
+                "{}: the checkpoint's pool is empty (damaged checkpoint?)",
+                path.display()
+            );
+        }
+        for (i, scheme) in schemes.into_iter().enumerate() {
+            if let Err(d) = Verified::new(scheme) {
+                bail!(
+                    "{}: scheme {i} of the pool is not valid (damaged checkpoint?): {d}",
+                    path.display()
+                );
+            }
         }
         Ok(cp)
     }
@@ -175,10 +193,12 @@ pub fn rescue(scheme: &Verified) -> String {
     let name = format!("{}-r{}.json", scheme.shape(), scheme.rank());
     let folder = tempfile::Builder::new().prefix("flipgraph-rescued-").tempdir();
     if let (Ok(text), Ok(folder)) = (formats::write(&int, Format::PerminovJson, Ring::F2), folder) {
-        let path = folder.keep().join(name);
+        let path = folder.path().join(name);
         if write_atomic(&path, text.as_bytes()).is_ok() {
+            let _ = folder.keep();
             return format!("saved it to {} instead", path.display());
         }
+        // The folder goes with `folder` here: nothing empty is left behind.
     }
     let letter = formats::write(&int, Format::Letter, Ring::F2).unwrap_or_default();
     eprintln!(
@@ -242,6 +262,7 @@ impl Output {
 
     /// Appends one JSON line to the event log.
     pub fn event(&mut self, event: &serde_json::Value) -> Result<()> {
+        injected_disk_full().context("cannot append to the event log")?;
         writeln!(self.events, "{event}").context("cannot append to the event log")?;
         self.events.flush().context("cannot append to the event log")
     }

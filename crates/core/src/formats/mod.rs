@@ -228,7 +228,11 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     let first = trimmed.lines().next().unwrap_or("");
     let fields: Vec<&str> = first.split_whitespace().collect();
     // A first line of numbers alone is a Perminov txt header (checked by its reader).
-    if fields.iter().all(|f| f.parse::<i64>().is_ok()) {
+    let number = |f: &&str| {
+        let digits = f.strip_prefix('-').unwrap_or(f);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    if fields.iter().all(number) {
         return Ok(Format::PerminovTxt);
     }
     if trimmed.starts_with(['(', 'a', 'b', 'c', '-', '+']) || trimmed.chars().next().is_some_and(|c| c.is_ascii_digit())

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{check_rank, factor_lengths, shape_at, ParseError};
+use super::{check_rank, factor_lengths, shape_at, ParseError, MAX_RANK};
 use crate::scheme::{IntScheme, IntTerm};
 
 /// Reads Perminov txt.
@@ -12,9 +12,16 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
     let (hl, header) = lines.next().ok_or_else(|| ParseError::whole("the file is empty"))?;
     let nums: Vec<usize> = header
         .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .map_err(|_| ParseError::at(hl + 1, "the header must be four numbers: n m p rank"))?;
+        .map(|f| match f.parse::<usize>() {
+            Ok(v) => Ok(v),
+            // Digits past what a machine word holds: a number, only far too large.
+            Err(_) if f.bytes().all(|b| b.is_ascii_digit()) => Err(ParseError::at(
+                hl + 1,
+                format!("{f} in the header is larger than any supported dimension (8) or rank ({MAX_RANK})"),
+            )),
+            Err(_) => Err(ParseError::at(hl + 1, "the header must be four numbers: n m p rank")),
+        })
+        .collect::<Result<_, _>>()?;
     let [n, m, p, rank] = nums[..] else {
         return Err(ParseError::at(hl + 1, "the header must be four numbers: n m p rank"));
     };
