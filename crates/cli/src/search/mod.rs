@@ -137,6 +137,9 @@ impl Start {
 /// `checkpoint_every`), so that a kill loses at most this much of a descent.
 const EARLY_CHECKPOINT: Duration = Duration::from_millis(500);
 
+/// How often the status line and --json show progress.
+const STATUS_EVERY: Duration = Duration::from_millis(500);
+
 /// How often events.jsonl takes a progress line (the status line and --json: every 0.5 s).
 const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
 
@@ -295,7 +298,6 @@ impl<'a> Driver<'a> {
     /// Runs until the target, the time limit or `stop` is set.
     pub fn run(mut self, stop: &AtomicBool) -> Result<Summary> {
         let shape = self.config.shape;
-        let best_known = self.config.best_known;
         tracing::info!(
             "searching {shape} from rank {} to {} on {}",
             self.pool.best_rank().unwrap_or(0),
@@ -315,14 +317,8 @@ impl<'a> Driver<'a> {
         let mut progress_logged: Option<Instant> = None;
         let walk_start = Instant::now();
         let outcome = loop {
-            if self.pool.best_rank().is_some_and(|r| r <= self.config.target) {
-                break Stop::Target;
-            }
-            if stop.load(Ordering::Relaxed) {
-                break Stop::Interrupted;
-            }
-            if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
-                break Stop::TimeLimit;
+            if let Some(reason) = self.stop_reason(stop) {
+                break reason;
             }
             if let Err(e) = self.round() {
                 // Keep what was found for a resume (or another engine) before giving up.
@@ -337,28 +333,8 @@ impl<'a> Driver<'a> {
             if since >= self.config.checkpoint_every || (improved && since >= EARLY_CHECKPOINT) {
                 self.checkpoint_now(&mut last_checkpoint);
             }
-            let dt = window.0.elapsed().as_secs_f64();
-            if dt >= 0.5 {
-                let mut c = self.counters;
-                c.subtract(window.1);
-                let status = Status {
-                    best_rank: self.pool.best_rank().unwrap_or(0),
-                    best_known,
-                    vertices_per_s: c.vertices as f64 / dt,
-                    steps_per_s: c.steps as f64 / dt,
-                    reductions_per_s: c.reductions as f64 / dt,
-                    plateau: self.standing.plateau,
-                    walker_ranks: self.standing.ranks,
-                    elapsed: self.elapsed(),
-                    pool: self.pool.len(),
-                };
-                self.progress.update(&status);
-                // The log keeps a progress line every PROGRESS_LOG_EVERY (improvements all):
-                // about 100 KB an hour, so a week-long search does not fill its disk.
-                if progress_logged.is_none_or(|t| t.elapsed() >= PROGRESS_LOG_EVERY) {
-                    self.log_event(&status.json());
-                    progress_logged = Some(Instant::now());
-                }
+            if window.0.elapsed() >= STATUS_EVERY {
+                self.report_progress(&window, &mut progress_logged);
                 window = (Instant::now(), self.counters);
             }
         };
@@ -383,6 +359,44 @@ impl<'a> Driver<'a> {
             rejected: self.rejected,
             records: self.records,
         })
+    }
+
+    /// Why the search should stop now, if it should.
+    fn stop_reason(&self, stop: &AtomicBool) -> Option<Stop> {
+        if self.pool.best_rank().is_some_and(|r| r <= self.config.target) {
+            Some(Stop::Target)
+        } else if stop.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
+    }
+
+    /// Shows the rates since `window` began; the event log takes a progress line every
+    /// PROGRESS_LOG_EVERY (every improvement is logged anyway): about 100 KB an hour, so a
+    /// week-long search does not fill its disk.
+    fn report_progress(&mut self, window: &(Instant, Counters), logged: &mut Option<Instant>) {
+        let dt = window.0.elapsed().as_secs_f64();
+        let mut c = self.counters;
+        c.subtract(window.1);
+        let status = Status {
+            best_rank: self.pool.best_rank().unwrap_or(0),
+            best_known: self.config.best_known,
+            vertices_per_s: c.vertices as f64 / dt,
+            steps_per_s: c.steps as f64 / dt,
+            reductions_per_s: c.reductions as f64 / dt,
+            plateau: self.standing.plateau,
+            walker_ranks: self.standing.ranks,
+            elapsed: self.elapsed(),
+            pool: self.pool.len(),
+        };
+        self.progress.update(&status);
+        if logged.is_none_or(|t| t.elapsed() >= PROGRESS_LOG_EVERY) {
+            self.log_event(&status.json());
+            *logged = Some(Instant::now());
+        }
     }
 
     /// One round: every walker walks, improvements are verified into the pool, walkers that

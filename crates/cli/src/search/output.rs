@@ -68,11 +68,18 @@ impl Checkpoint {
         Duration::from_secs_f64(self.elapsed_s)
     }
 
+    /// Reads and checks `DIR/checkpoint.json`.
     pub fn read(dir: &Path) -> Result<Checkpoint> {
         let path = dir.join(CHECKPOINT);
         let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
-        let cp: Checkpoint = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
+        Checkpoint::parse(&bytes, &path)
+    }
+
+    /// Parses and checks a checkpoint's bytes (read from `path`, which errors name): a time a
+    /// search can have run, a supported shape, a non-empty pool of valid schemes.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Checkpoint> {
+        let cp: Checkpoint =
+            serde_json::from_slice(bytes).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         // A century of walking: anything longer (or negative, or not a number) is a damaged file.
         if !(cp.elapsed_s.is_finite() && (0.0..=3.2e9).contains(&cp.elapsed_s)) {
             bail!(
