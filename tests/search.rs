@@ -69,6 +69,15 @@ fn assert_results_whole(dir: &Path) {
     }
 }
 
+/// Resumes the search in `dir` for `time`, quiet, to its end.
+fn resume(dir: &Path, time: &str) -> std::process::Output {
+    bin()
+        .args(["search", "--quiet", "--time", time, "--resume"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
 /// `flipgraph search` of 4x4x4 on the CPU, quiet, with `extra` flags.
 fn search_4x4x4(extra: &[&str]) -> Command {
     let mut cmd = bin();
@@ -132,11 +141,7 @@ fn a_killed_search_loses_nothing_and_resumes() {
     let best_at_kill = checkpoint_best(&out);
     assert_results_whole(&out);
 
-    let resumed = bin()
-        .args(["search", "--quiet", "--time", "1s", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let resumed = resume(&out, "1s");
     assert!(resumed.status.success(), "{}", text(&resumed));
     for file in &before {
         assert!(file.exists(), "{} was lost by the resume", file.display());
@@ -310,11 +315,7 @@ fn a_hundred_random_kills_never_leave_a_bad_file() {
             .unwrap();
         assert!(first.status.success(), "{}", text(&first));
     }
-    let last = bin()
-        .args(["search", "--quiet", "--time", "0.5s", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let last = resume(&out, "0.5s");
     assert!(last.status.success(), "{}", text(&last));
     assert_folder_sound(&out);
 }
@@ -456,11 +457,7 @@ fn a_second_writer_of_a_folder_is_refused_naming_the_first() {
     signal(&first, "-INT");
     first.wait().unwrap();
     // Once the first has ended, the folder can be resumed.
-    let resumed = bin()
-        .args(["search", "--quiet", "--time", "0.2s", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let resumed = resume(&out, "0.2s");
     assert!(resumed.status.success(), "{}", text(&resumed));
     assert_folder_sound(&out);
 }
@@ -505,11 +502,7 @@ fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
     let mut log = std::fs::read_to_string(&events).unwrap();
     log.push_str("{\"event\":\"progress\",\"t\":1.2"); // a crash mid-line
     std::fs::write(&events, &log).unwrap();
-    let resumed = bin()
-        .args(["search", "--quiet", "--time", "0.3s", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let resumed = resume(&out, "0.3s");
     assert!(resumed.status.success(), "{}", text(&resumed));
     let lines: Vec<String> = std::fs::read_to_string(&events)
         .unwrap()
@@ -702,11 +695,7 @@ fn a_full_disk_loses_nothing_found_and_the_search_resumes_from_the_last_good_che
         }
         // With room again, the search resumes from the last checkpoint that was written whole.
         if out.join("checkpoint.json").exists() {
-            let resumed = bin()
-                .args(["search", "--quiet", "--time", "0.3s", "--resume"])
-                .arg(&out)
-                .output()
-                .unwrap();
+            let resumed = resume(&out, "0.3s");
             assert!(resumed.status.success(), "{writes}: {}", text(&resumed));
             assert_folder_sound(&out);
         }
@@ -750,11 +739,7 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
     ];
     for (i, text_) in damaged.iter().enumerate() {
         std::fs::write(out.join("checkpoint.json"), text_).unwrap();
-        let done = bin()
-            .args(["search", "--quiet", "--time", "0.2s", "--resume"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let done = resume(&out, "0.2s");
         let said = text(&done);
         assert_eq!(done.status.code(), Some(1), "case {i}: {said}");
         assert!(
@@ -765,10 +750,6 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
     }
     // The good one still resumes.
     std::fs::write(out.join("checkpoint.json"), &good).unwrap();
-    let done = bin()
-        .args(["search", "--quiet", "--time", "0.2s", "--resume"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let done = resume(&out, "0.2s");
     assert!(done.status.success(), "{}", text(&done));
 }

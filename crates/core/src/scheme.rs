@@ -38,21 +38,32 @@ pub fn factor_mask(shape: Shape, pos: Position) -> Factor {
     }
 }
 
+impl FactorRangeError {
+    /// Checks that every factor of `term` (term number `index`) lies inside its matrix.
+    pub fn check(shape: Shape, index: usize, term: &Term) -> Result<(), FactorRangeError> {
+        match Position::ALL
+            .into_iter()
+            .find(|&pos| term.get(pos) & !factor_mask(shape, pos) != 0)
+        {
+            None => Ok(()),
+            Some(position) => {
+                let (rows, cols) = shape.factor_dims(position);
+                Err(FactorRangeError {
+                    term: index,
+                    position,
+                    rows,
+                    cols,
+                })
+            }
+        }
+    }
+}
+
 impl Scheme {
     /// A scheme from its terms; fails when a factor has bits outside its matrix.
     pub fn new(shape: Shape, terms: Vec<Term>) -> Result<Scheme, FactorRangeError> {
         for (i, t) in terms.iter().enumerate() {
-            for pos in Position::ALL {
-                if t.get(pos) & !factor_mask(shape, pos) != 0 {
-                    let (rows, cols) = shape.factor_dims(pos);
-                    return Err(FactorRangeError {
-                        term: i,
-                        position: pos,
-                        rows,
-                        cols,
-                    });
-                }
-            }
+            FactorRangeError::check(shape, i, t)?;
         }
         Ok(Scheme { shape, terms })
     }

@@ -121,8 +121,10 @@ fn diagnose(shape: Shape, found: impl Fn(usize, usize, usize) -> i64) -> Result<
     }
 }
 
-/// The sum of the terms over F2, as one `u64` (the C bits) per pair `(u, v)` of A and B bits.
-fn f2_tensor(scheme: &Scheme) -> Vec<u64> {
+/// The sum of the terms over F2, as one `u64` (the C bits) per pair `(u, v)` of A and B bits:
+/// two schemes of one shape compute the same tensor exactly when these are equal (a move kept
+/// it, say).
+pub fn f2_tensor(scheme: &Scheme) -> Vec<u64> {
     let nv = scheme.shape().factor_bits(Position::B);
     let mut t = vec![0u64; scheme.shape().factor_bits(Position::A) * nv];
     for term in scheme.terms() {

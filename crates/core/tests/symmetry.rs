@@ -9,7 +9,7 @@ use flipgraph_core::symmetry::{
     is_c3_invariant, rotate, sigma, MoveError, Orbit, OrbitKind, OrbitTerm, SymmetricScheme, SymmetricWalker,
     SymmetryError,
 };
-use flipgraph_core::verify::verify;
+use flipgraph_core::verify::{f2_tensor as tensor, verify};
 use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 use proptest::prelude::*;
@@ -376,19 +376,6 @@ fn orbit_reductions_settle_into_fixed_terms_and_cancel() {
     m.merge(OrbitTerm::new(0, 0), OrbitTerm::new(1, 1)).unwrap();
     assert_eq!(m.orbits(), &[Orbit::new(Term::new(1, 2, 12))]);
     assert_eq!(tensor(&m.to_scheme()), tensor(&before));
-}
-
-/// The sum of the terms over F2 (one word of C bits per pair of A and B bits).
-fn tensor(s: &Scheme) -> Vec<u64> {
-    let mut sum = vec![0u64; 64 * 64];
-    for t in s.terms() {
-        for u in (0..64).filter(|u| t.a >> u & 1 == 1) {
-            for v in (0..64).filter(|v| t.b >> v & 1 == 1) {
-                sum[u * 64 + v] ^= t.c;
-            }
-        }
-    }
-    sum
 }
 
 #[test]

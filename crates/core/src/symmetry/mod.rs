@@ -317,19 +317,8 @@ impl SymmetricScheme {
     /// its matrix or an orbit is zero.
     pub fn new(shape: Shape, orbits: Vec<Orbit>) -> Result<SymmetricScheme, SymmetryError> {
         let shape = square(shape)?;
-        let mask = factor_mask(shape, Position::A);
         for (i, o) in orbits.iter().enumerate() {
-            let rep = o.representative();
-            if let Some(pos) = Position::ALL.into_iter().find(|&p| rep.get(p) & !mask != 0) {
-                let (rows, cols) = shape.factor_dims(pos);
-                return Err(FactorRangeError {
-                    term: i,
-                    position: pos,
-                    rows,
-                    cols,
-                }
-                .into());
-            }
+            FactorRangeError::check(shape, i, &o.representative())?;
             if o.is_zero() {
                 return Err(SymmetryError::ZeroOrbit { orbit: i });
             }
@@ -714,20 +703,7 @@ impl From<&SymmetricScheme> for Scheme {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::verify;
-
-    /// The sum of the terms over F2: one word of C bits per pair of A and B bits.
-    fn tensor(s: &Scheme) -> Vec<u64> {
-        let mut sum = alloc::vec![0u64; 64 * 64];
-        for t in s.terms() {
-            for u in (0..64).filter(|u| t.a >> u & 1 == 1) {
-                for v in (0..64).filter(|v| t.b >> v & 1 == 1) {
-                    sum[u * 64 + v] ^= t.c;
-                }
-            }
-        }
-        sum
-    }
+    use crate::verify::{f2_tensor as tensor, verify};
 
     #[test]
     fn sigma_keeps_the_tensor_of_square_shapes() {

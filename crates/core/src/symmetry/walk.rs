@@ -777,29 +777,7 @@ impl Bases {
     }
 }
 
-impl crate::walk::Walk for SymmetricWalker {
-    fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        SymmetricWalker::walk(self, steps, target)
-    }
-    fn rank(&self) -> usize {
-        SymmetricWalker::rank(self)
-    }
-    fn best_rank(&self) -> usize {
-        SymmetricWalker::best_rank(self)
-    }
-    fn best(&self) -> Scheme {
-        SymmetricWalker::best(self)
-    }
-    fn scheme(&self) -> Scheme {
-        SymmetricWalker::scheme(self)
-    }
-    fn counters(&self) -> Counters {
-        SymmetricWalker::counters(self)
-    }
-    fn plateau_limit(&self) -> u64 {
-        SymmetricWalker::plateau_limit(self)
-    }
-}
+crate::walk::walk_by_inherent_methods!(SymmetricWalker);
 
 #[cfg(test)]
 mod tests {
