@@ -16,7 +16,7 @@
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
 //!
 //! ```
-//! use flipgraph_core::walk::{WalkConfig, Walker};
+//! use flipgraph_core::walk::{Walk, WalkConfig, Walker};
 //! use flipgraph_core::{verify::verify, Scheme, Shape};
 //!
 //! // Walk the flip graph from the naive 3x3x3 scheme (rank 27) towards Laderman's rank 23.

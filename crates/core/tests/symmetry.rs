@@ -10,7 +10,7 @@ use flipgraph_core::symmetry::{
     SymmetryError,
 };
 use flipgraph_core::verify::{f2_tensor as tensor, verify};
-use flipgraph_core::walk::{Plateau, WalkConfig};
+use flipgraph_core::walk::{Plateau, Walk, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 use proptest::prelude::*;
 

@@ -223,17 +223,6 @@ impl SymmetricWalker {
         SymmetricScheme::new(self.shape, orbits).expect("the walk keeps orbits valid")
     }
 
-    /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
-    pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
-    }
-
     /// One step: an orbit flip (with the reductions it allows) or, on a plateau, an orbit plus
     /// move. Returns true when it reached a new scheme.
     pub fn step(&mut self) -> bool {
@@ -784,6 +773,7 @@ mod tests {
     use super::*;
     use crate::plateau::Plateau;
     use crate::verify::verify;
+    use crate::walk::Walk;
 
     #[test]
     fn the_dependency_check_agrees_with_the_moves() {

@@ -50,8 +50,19 @@ impl Default for WalkConfig {
 /// A random walk on the flip graph as the engines drive it: the plain [`Walker`] or the
 /// symmetric one ([`crate::symmetry::SymmetricWalker`]). Ranks are those of the plain schemes.
 pub trait Walk: Send {
-    /// Takes up to `steps` steps, stopping at rank `target` or below; returns the steps taken.
-    fn walk(&mut self, steps: u64, target: usize) -> u64;
+    /// One step: a move (with the reductions it allows) or, on a plateau, a plus move.
+    /// Returns true when it reached a new scheme.
+    fn step(&mut self) -> bool;
+    /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
+    fn walk(&mut self, steps: u64, target: usize) -> u64 {
+        for done in 0..steps {
+            if self.rank() <= target {
+                return done;
+            }
+            self.step();
+        }
+        steps
+    }
     /// The rank of the scheme the walker holds now.
     fn rank(&self) -> usize;
     /// The lowest rank reached.
@@ -70,8 +81,8 @@ pub trait Walk: Send {
 macro_rules! walk_by_inherent_methods {
     ($walker:ty) => {
         impl $crate::walk::Walk for $walker {
-            fn walk(&mut self, steps: u64, target: usize) -> u64 {
-                <$walker>::walk(self, steps, target)
+            fn step(&mut self) -> bool {
+                <$walker>::step(self)
             }
             fn rank(&self) -> usize {
                 <$walker>::rank(self)
@@ -265,17 +276,6 @@ impl Walker {
 
     fn current_terms(&self) -> Vec<Term> {
         self.alive.iter().map(|&t| self.terms[t as usize]).collect()
-    }
-
-    /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
-    pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
     }
 
     /// One step: a flip (with the reductions it allows) or, on a plateau, a plus move.
