@@ -198,6 +198,12 @@ fn unknowns(s: &Scheme, all: bool) -> Unknowns {
     out
 }
 
+/// Random sign vectors [`lift`] tries by default (the `lift` command's and a record's).
+pub const DEFAULT_TRIES: usize = 200;
+
+/// How far the general lift goes by default: `2^DEFAULT_BITS`.
+pub const DEFAULT_BITS: u32 = 24;
+
 /// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
 /// `tries` random vectors of the sign solutions are checked, and the general lift goes to
 /// `2^bits` (at most 40, so products of three coefficients stay within `i128`).

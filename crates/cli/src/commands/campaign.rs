@@ -63,19 +63,28 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let mut table = Vec::new();
     for &shape in &args.sizes {
         let dir = args.out.join(shape.to_string());
-        let previous = dir.join(crate::search::output::CHECKPOINT).exists();
-        if previous && reached_target(&dir)? {
-            tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
-        } else if !stop.load(Ordering::Relaxed) {
-            tracing::info!(
-                "{shape}: {} toward {}",
-                if previous { "resuming" } else { "searching" },
-                best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
-            );
-            let ended = search::execute(&search_args(&args, shape, previous), &stop, process_start)?;
-            ended.report(args.json);
-        }
-        table.push(standing(shape, &dir)?);
+        let previous = dir
+            .join(crate::search::output::CHECKPOINT)
+            .exists()
+            .then(|| standing(shape, &dir))
+            .transpose()?;
+        let now = match previous {
+            Some(done) if done.done => {
+                tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
+                done
+            }
+            _ => {
+                tracing::info!(
+                    "{shape}: {} toward {}",
+                    if previous.is_some() { "resuming" } else { "searching" },
+                    best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
+                );
+                let flags = search_args(&args, shape, previous.is_some());
+                search::execute(&flags, &stop, process_start)?.report(args.json);
+                standing(shape, &dir)?
+            }
+        };
+        table.push(now);
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -111,12 +120,6 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
     }
 }
 
-/// Whether the search in `dir` has reached the target its checkpoint records.
-fn reached_target(dir: &std::path::Path) -> Result<bool> {
-    let cp = Checkpoint::read(dir)?;
-    Ok(best_rank(&cp)? <= cp.target)
-}
-
 fn best_rank(cp: &Checkpoint) -> Result<usize> {
     cp.schemes()?
         .iter()
@@ -125,6 +128,7 @@ fn best_rank(cp: &Checkpoint) -> Result<usize> {
         .context("the checkpoint's pool is empty")
 }
 
+/// Where the search in `dir` stands, from its checkpoint.
 fn standing(shape: Shape, dir: &std::path::Path) -> Result<Standing> {
     let cp = Checkpoint::read(dir)?;
     let best = best_rank(&cp)?;

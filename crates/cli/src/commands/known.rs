@@ -45,10 +45,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut line = format!("{:<8} {:>5}", format!("{n}x{m}x{p}"), e.rank);
         if !args.results.is_empty() {
             match ours.get(&e.dims) {
-                Some(found) => {
-                    let gap = found.rank as i64 - e.rank as i64;
+                Some(&found) => {
+                    let gap = found as i64 - e.rank as i64;
                     records += usize::from(gap < 0);
-                    line += &format!(" {:>5} {:>+5}", found.rank, gap);
+                    line += &format!(" {found:>5} {gap:>+5}");
                 }
                 None => line += &format!(" {:>5} {:>5}", "-", ""),
             }
@@ -79,13 +79,8 @@ fn source_text(e: &BestKnown, full: bool) -> String {
     source + &note
 }
 
-/// Our best verified scheme of one format.
-struct Found {
-    rank: usize,
-}
-
 /// The lowest verified rank per format (sorted dims) among the result files under `dirs`.
-fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], Found>> {
+fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], usize>> {
     let mut candidates: BTreeMap<[usize; 3], Vec<(usize, PathBuf)>> = BTreeMap::new();
     for dir in dirs {
         if !dir.is_dir() {
@@ -100,7 +95,7 @@ fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], Found>> {
         for (rank, path) in files {
             match read_checked(&path) {
                 Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank => {
-                    best.insert(dims, Found { rank });
+                    best.insert(dims, rank);
                     break;
                 }
                 Ok(_) => tracing::warn!("{}: not a valid scheme of rank {rank}; skipped", path.display()),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use flipgraph_core::lift::lift;
+use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
 
 use crate::schemes::{read_checked, write_verified, WriteArgs};
 
@@ -15,10 +15,10 @@ pub struct Args {
     /// The scheme (any readable format).
     input: PathBuf,
     /// Random sign vectors to try before the general lift.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = DEFAULT_TRIES)]
     tries: usize,
     /// Lift the general system up to 2^BITS.
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = DEFAULT_BITS)]
     bits: u32,
     #[command(flatten)]
     write: WriteArgs,

@@ -6,15 +6,10 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
-use flipgraph_core::lift::lift;
+use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
 use flipgraph_core::verify::{verify_z, Verified};
 
 use crate::atomic_file::replace_own_file;
-
-/// Random sign vectors tried before the general lift (the `lift` command's default).
-const LIFT_TRIES: usize = 200;
-/// The general lift runs up to 2^LIFT_BITS (the `lift` command's default).
-const LIFT_BITS: u32 = 24;
 
 /// The lifts under way, one per record scheme.
 #[derive(Default)]
@@ -28,7 +23,7 @@ impl Lifts {
         let rank = scheme.rank();
         let scheme = scheme.clone();
         let handle = std::thread::spawn(move || {
-            let Ok(z) = lift(&scheme, LIFT_TRIES, LIFT_BITS) else {
+            let Ok(z) = lift(&scheme, DEFAULT_TRIES, DEFAULT_BITS) else {
                 return Ok(None);
             };
             // The lift is written only once it is proved valid over Z, like every other scheme.
