@@ -14,6 +14,7 @@ use flipgraph_core::Shape;
 use super::engine_args::EngineArgs;
 use super::search::{self, interrupt_flag, parse_duration};
 use crate::schemes::parse_writable;
+use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
 
 /// Search several formats in turn, each down to its best known rank (`flipgraph known`), and
@@ -80,7 +81,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
                     best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
                 );
                 let flags = search_args(&args, shape, previous.is_some());
-                search::execute(&flags, &stop, process_start)?.report(args.json);
+                search::execute(&flags, &stop, process_start, None)?.report(args.json);
                 standing(shape, &dir)?
             }
         };
@@ -116,6 +117,8 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
         checkpoint_secs: args.checkpoint_secs,
         json: args.json,
         quiet: args.quiet,
+        exchange_every: Sharing::default().every,
+        exchange_schemes: Sharing::default().schemes,
         engine: args.engine.clone(),
     }
 }

@@ -15,9 +15,13 @@ pub struct EngineArgs {
     /// GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
     #[arg(long, default_value = "auto")]
     pub backend: BackendArg,
-    /// CPU threads (default: all cores).
+    /// CPU threads (default: all cores; in an MPI job, each process its share of its host's).
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
+    /// Walk on this GPU only (its index among the visible ones) instead of on every one. In an
+    /// MPI job each process takes the GPU of its index on its host unless this is given.
+    #[arg(long)]
+    pub gpu: Option<usize>,
     /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub walkers: Option<usize>,
@@ -90,6 +94,7 @@ impl EngineArgs {
         EngineSpec {
             backend: self.backend.into(),
             threads: self.threads,
+            gpu: self.gpu,
             walkers: self.walkers,
             plateau: self.plateau,
             plus_slack: self.plus_slack,

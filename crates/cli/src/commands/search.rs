@@ -14,9 +14,10 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::EngineArgs;
-use crate::engine::{Backend, Kind, Symmetry};
+use crate::engine::{Backend, EngineSpec, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
-use crate::search::output::{Checkpoint, Output, CHECKPOINT};
+use crate::search::island::Island;
+use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::{si, Progress};
 use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
 
@@ -63,6 +64,12 @@ pub struct Args {
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
+    /// MPI jobs: how often the processes (islands) swap their best schemes.
+    #[arg(long, default_value = "5", value_parser = parse_duration)]
+    pub exchange_every: Duration,
+    /// MPI jobs: most schemes each process offers per exchange (its best ones not offered yet).
+    #[arg(long, default_value_t = 2)]
+    pub exchange_schemes: usize,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -97,18 +104,41 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-/// Where a resumed search starts: the checkpoint's pool, time and counters.
-fn start_from(cp: &Checkpoint) -> Result<Start> {
-    Ok(Start {
-        pool: cp.schemes()?,
-        elapsed: cp.elapsed(),
-        counters: Counters {
-            steps: cp.steps,
-            vertices: cp.vertices,
-            ..Counters::default()
-        },
-        rounds: cp.rounds,
-    })
+/// Where island `index` of a job of `islands` (0 of 1 for a lone search) resumes the search in
+/// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
+/// islands' included), and the time and counters of those it takes over (of islands `index`,
+/// `index + islands`, ...), so that a job resumes with any number of islands.
+fn resume_start(dir: &Path, index: usize, islands: usize) -> Result<(Checkpoint, Start)> {
+    let all = read_all_checkpoints(dir)?;
+    let mut start = Start {
+        pool: Vec::new(),
+        elapsed: Duration::ZERO,
+        counters: Counters::default(),
+        rounds: 0,
+    };
+    let main = &all[0].1;
+    for (i, cp) in &all {
+        if cp.shape != main.shape || cp.seed != main.seed {
+            bail!(
+                "{}: island {i} searched {:?} with seed {}, the search in {} {:?} with seed {}; not one job",
+                island_dir(dir, *i).join(CHECKPOINT).display(),
+                cp.shape,
+                cp.seed,
+                dir.display(),
+                main.shape,
+                main.seed
+            );
+        }
+        start.pool.extend(cp.schemes()?);
+        start.elapsed = start.elapsed.max(cp.elapsed());
+        if i % islands == index {
+            start.counters.steps += cp.steps;
+            start.counters.vertices += cp.vertices;
+            start.rounds = start.rounds.max(cp.rounds);
+        }
+    }
+    let (_, main) = all.into_iter().next().expect("the search's own checkpoint");
+    Ok((main, start))
 }
 
 /// Where a search begins: its shape, start, output folder, seed and target rank.
@@ -155,16 +185,17 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
     Ok(())
 }
 
-/// The beginning the flags ask for: a checkpoint to resume, a scheme file, or the naive scheme.
-fn begin(args: &Args) -> Result<Begin> {
+/// The beginning the flags ask for (of island `index` of `islands`): a checkpoint to resume, a
+/// scheme file, or the naive scheme.
+fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
     if let Some(dir) = &args.resume {
-        let cp = Checkpoint::read(dir)?;
+        let (cp, start) = resume_start(dir, index, islands)?;
         let shape = cp.shape()?;
         refuse_contradictions(args, dir, &cp, shape)?;
         return Ok(Begin {
             shape,
             best_known: args.best_known.or(best_known_rank(shape)),
-            start: start_from(&cp)?,
+            start,
             out_dir: dir.clone(),
             seed: cp.seed,
             target: args.target_rank.unwrap_or(cp.target),
@@ -207,9 +238,66 @@ fn begin(args: &Args) -> Result<Begin> {
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let stop = interrupt_flag()?;
-    let ended = execute(&args, &stop, process_start)?;
+    #[cfg(feature = "mpi")]
+    if let Some(job) = flipgraph_search::cluster::Job::init()? {
+        return run_in_job(&args, &stop, process_start, &job);
+    }
+    let ended = execute(&args, &stop, process_start, None)?;
     ended.report(args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs this process's island of an MPI job; island 0 reports. An island that fails ends the
+/// job: the others would wait for it forever.
+#[cfg(feature = "mpi")]
+fn run_in_job(
+    args: &Args,
+    stop: &AtomicBool,
+    process_start: Instant,
+    job: &flipgraph_search::cluster::Job,
+) -> Result<ExitCode> {
+    let sharing = crate::search::island::Sharing {
+        every: args.exchange_every,
+        schemes: args.exchange_schemes,
+    };
+    let place = Place {
+        island: Island::new(Box::new(job.peers()), sharing),
+        local_index: job.local_index,
+        local_size: job.local_size,
+    };
+    match execute(args, stop, process_start, Some(place)) {
+        Ok(ended) => {
+            if job.index() == 0 {
+                ended.report(args.json);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            tracing::error!("island {}: {e:#}; ending the job", job.index());
+            job.abort(1)
+        }
+    }
+}
+
+/// A search's part in a job of islands: its island, and its place among the job's processes
+/// on its host (which share its cores and GPUs).
+pub struct Place {
+    pub island: Island,
+    pub local_index: usize,
+    pub local_size: usize,
+}
+
+impl Place {
+    /// The engine of this island: its share of the host's cores and its own GPU, unless the
+    /// flags say otherwise.
+    fn share(&self, spec: EngineSpec) -> EngineSpec {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        EngineSpec {
+            threads: spec.threads.or(Some((cores / self.local_size.max(1)).max(1))),
+            gpu: spec.gpu.or(Some(self.local_index)),
+            ..spec
+        }
+    }
 }
 
 /// A flag that Ctrl-C (or SIGTERM) sets; installed once per process.
@@ -228,8 +316,10 @@ pub struct Ended {
     pub summary: Summary,
 }
 
-/// Runs the search `args` asks for until its target, its time limit or `stop`.
-pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result<Ended> {
+/// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as
+/// the island of a job that `place` says.
+pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
+    let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
     let Begin {
         shape,
         start,
@@ -237,10 +327,17 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result
         seed,
         target,
         best_known,
-    } = begin(args)?;
-    let spec = args.engine.spec();
+    } = begin(args, index, islands)?;
+    let spec = match &place {
+        Some(place) => place.share(args.engine.spec()),
+        None => args.engine.spec(),
+    };
     let mut engine = spec.open(shape)?;
-    let output = Output::open(&out_dir, args.formats.clone(), args.resume.is_some())?;
+    let resume = args.resume.is_some();
+    let output = match index {
+        0 => Output::open(&out_dir, args.formats.clone(), resume)?,
+        _ => Output::open_island(&out_dir, index, resume)?,
+    };
     let config = SearchConfig {
         time_limit: args.time,
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
@@ -253,9 +350,11 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result
             args.engine.patience,
         )
     };
-    let progress = Progress::new(args.json, args.quiet);
+    // Island 0 speaks for the job.
+    let progress = Progress::new(args.json, args.quiet || index > 0);
     let on_gpu = engine.kind() == Kind::Gpu;
-    let driver = Driver::new(
+    let lone = place.is_none();
+    let mut driver = Driver::new(
         engine.as_mut(),
         config.clone(),
         start,
@@ -263,17 +362,21 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant) -> Result
         progress,
         process_start,
     )?;
+    if let Some(place) = place {
+        driver = driver.island(place.island);
+    }
     let summary = match driver.run(stop) {
         Ok(summary) => summary,
-        // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint.
-        Err(e) if on_gpu && spec.backend == Backend::Auto => {
+        // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint
+        // (an island of a job ends the job instead, and its resume carries on).
+        Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
             tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
             let mut cpu = spec.open_cpu(shape)?;
             let config = SearchConfig {
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
-            let start = start_from(&Checkpoint::read(&out_dir)?)?;
+            let (_, start) = resume_start(&out_dir, 0, 1)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = Progress::new(args.json, args.quiet);
             let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;

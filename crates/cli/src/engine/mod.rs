@@ -52,6 +52,8 @@ pub struct EngineSpec {
     pub backend: Backend,
     /// CPU threads (default: all cores).
     pub threads: Option<usize>,
+    /// One GPU (its index among the visible ones, modulo their number) instead of every one.
+    pub gpu: Option<usize>,
     /// Walkers (default: 16 per CPU thread; on GPUs, as many warps as they hold).
     pub walkers: Option<usize>,
     /// A fixed plateau limit, or the engine's adaptive one.
@@ -79,6 +81,7 @@ impl Default for EngineSpec {
         EngineSpec {
             backend: Backend::Auto,
             threads: None,
+            gpu: None,
             walkers: None,
             plateau: None,
             plus_slack: 4,
@@ -177,9 +180,17 @@ impl EngineSpec {
             hints: self.gpu_hints,
             round_us: self.gpu_round_us(),
         };
-        Ok(match gpu::devices()?.len() {
-            1 => Box::new(GpuEngine::open(shape, options)?),
-            count => Box::new(MultiGpu::open(shape, options, count)?),
+        let count = gpu::devices()?.len();
+        Ok(match self.gpu {
+            Some(device) => Box::new(GpuEngine::open(
+                shape,
+                GpuOptions {
+                    device: device % count,
+                    ..options
+                },
+            )?),
+            None if count == 1 => Box::new(GpuEngine::open(shape, options)?),
+            None => Box::new(MultiGpu::open(shape, options, count)?),
         })
     }
 }

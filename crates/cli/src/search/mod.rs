@@ -3,6 +3,7 @@
 //! progress and a clean stop on Ctrl-C.
 
 pub mod descent;
+pub mod island;
 pub mod output;
 mod pool;
 pub mod progress;
@@ -20,6 +21,7 @@ use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
 use crate::engine::{Engine, WalkerStatus};
+use island::Island;
 use output::{Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
@@ -185,6 +187,8 @@ pub struct Driver<'a> {
     lifts: Lifts,
     /// Told of every new best scheme (an embedder's hook).
     on_improvement: Option<OnImprovement<'a>>,
+    /// This process's part in a job of many (an MPI job), if it is one.
+    island: Option<Island>,
 }
 
 /// An embedder's hook, told of every new best scheme.
@@ -270,6 +274,7 @@ impl<'a> Driver<'a> {
             records: Vec::new(),
             lifts: Lifts::default(),
             on_improvement: None,
+            island: None,
         })
     }
 
@@ -313,11 +318,13 @@ impl<'a> Driver<'a> {
         // At once, so that a search killed in its first seconds can be resumed.
         let mut last_checkpoint = Instant::now();
         self.checkpoint_now(&mut last_checkpoint);
+        self.settle_islands()?;
         let mut window = (Instant::now(), self.counters);
         let mut progress_logged: Option<Instant> = None;
         let walk_start = Instant::now();
         let outcome = loop {
-            if let Some(reason) = self.stop_reason(stop) {
+            let local = self.stop_reason(stop);
+            if let Some(reason) = self.agree(local)? {
                 break reason;
             }
             if let Err(e) = self.round() {
@@ -338,23 +345,26 @@ impl<'a> Driver<'a> {
                 window = (Instant::now(), self.counters);
             }
         };
+        let walk_time = walk_start.elapsed();
+        // The last offers, so that island 0 writes the job's best.
+        self.exchange()?;
         if let Err(e) = self.checkpoint() {
             // The results are written (or rescued); the last good checkpoint stays in place.
             tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
         }
         self.progress.finish();
+        let mut own = self.counters;
+        own.subtract(self.resumed_counters);
+        let counters = self.job_counters(own)?;
+        self.report_sharing(walk_time)?;
         match outcome {
             Stop::Interrupted => self.lifts.abandon(),
             _ => self.lifts.finish(),
         }
         Ok(Summary {
             best: self.pool.best().cloned().expect("non-empty pool"),
-            counters: {
-                let mut c = self.counters;
-                c.subtract(self.resumed_counters);
-                c
-            },
-            walk_time: walk_start.elapsed(),
+            counters,
+            walk_time,
             stop: outcome,
             rejected: self.rejected,
             records: self.records,
@@ -449,6 +459,15 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
+    /// Runs as `island` of a job: agreeing with the other islands when to stop, sharing the
+    /// best schemes, walking its own random streams.
+    pub fn island(mut self, island: Island) -> Self {
+        let index = island.index() as u64;
+        self.rng = WyRand::new(self.config.seed ^ 0x5eed_f11b ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        self.island = Some(island);
+        self
+    }
+
     /// Calls `f` with every new best scheme (the start's best included), verified.
     pub fn on_improvement(mut self, f: impl FnMut(&Verified) + 'a) -> Self {
         self.on_improvement = Some(Box::new(f));
@@ -490,7 +509,9 @@ impl<'a> Driver<'a> {
         self.progress
             .note(&event, &format!("rank {} at {t:.2}s (verified){file}", scheme.rank()));
         self.log_event(&event);
-        if self.config.best_known.is_some_and(|known| scheme.rank() < known) {
+        // Island 0 announces records for the job: it is offered every island's best.
+        let announcer = self.island_index() == 0;
+        if announcer && self.config.best_known.is_some_and(|known| scheme.rank() < known) {
             self.announce_record(scheme, &paths);
         }
         Ok(())

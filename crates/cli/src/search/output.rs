@@ -24,7 +24,8 @@ const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
 pub struct Output {
     dir: PathBuf,
     formats: Vec<Format>,
-    events: File,
+    /// The event log: island 0's (or a lone search's) only.
+    events: Option<File>,
     /// Held while the search runs (see [`LOCK`]).
     _lock: File,
 }
@@ -108,6 +109,35 @@ impl Checkpoint {
         }
         Ok(cp)
     }
+}
+
+/// The folder of island `index` (> 0) of a job writing into `root`.
+pub fn island_dir(root: &Path, index: usize) -> PathBuf {
+    root.join(format!("island-{index}"))
+}
+
+/// The checkpoints of the islands of a job in `root` by island index: `island-K/checkpoint.json`
+/// for every K > 0 there is (island 0's is `root`'s own).
+fn island_checkpoint_paths(root: &Path) -> impl Iterator<Item = (usize, PathBuf)> {
+    let entries = fs::read_dir(root).into_iter().flatten().flatten();
+    entries.filter_map(|entry| {
+        let name = entry.file_name();
+        let index: usize = name.to_str()?.strip_prefix("island-")?.parse().ok()?;
+        let path = entry.path().join(CHECKPOINT);
+        (index > 0 && path.is_file()).then_some((index, path))
+    })
+}
+
+/// Every checkpoint of a search in `root`, by island index: its own (0) and its islands'
+/// (a job's). The islands' are read only if `root`'s own is there.
+pub fn read_all_checkpoints(root: &Path) -> Result<Vec<(usize, Checkpoint)>> {
+    let mut all = vec![(0, Checkpoint::read(root)?)];
+    for (index, path) in island_checkpoint_paths(root) {
+        let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
+        all.push((index, Checkpoint::parse(&bytes, &path)?));
+    }
+    all.sort_by_key(|&(i, _)| i);
+    Ok(all)
 }
 
 /// Removes the temp files a killed run may have left (see [`is_temp_file`]): they were never
@@ -239,9 +269,43 @@ impl Output {
         Ok(Output {
             dir: dir.to_path_buf(),
             formats,
-            events,
+            events: Some(events),
             _lock: lock,
         })
+    }
+
+    /// Opens the folder of island `index` (> 0) of a job writing into `root`: its checkpoint
+    /// only, since island 0 writes the results and the events.
+    pub fn open_island(root: &Path, index: usize, resume: bool) -> Result<Output> {
+        let dir = island_dir(root, index);
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create the island folder {}", dir.display()))?;
+        let lock = lock(&dir)?;
+        if !resume && dir.join(CHECKPOINT).exists() {
+            bail!(
+                "{} already holds a search (checkpoint.json); continue it with --resume {} or choose another --out",
+                dir.display(),
+                root.display()
+            );
+        }
+        remove_stale_temp_files(&dir);
+        Ok(Output {
+            dir,
+            formats: Vec::new(),
+            events: None,
+            _lock: lock,
+        })
+    }
+
+    /// Removes the checkpoints of islands `islands..` (a job resumed with fewer islands, whose
+    /// pools and counters the remaining islands took over), and their folders when empty.
+    pub fn retire_islands(&self, islands: usize) {
+        for (index, _) in island_checkpoint_paths(&self.dir).filter(|&(i, _)| i >= islands) {
+            let dir = island_dir(&self.dir, index);
+            for file in [CHECKPOINT, LOCK] {
+                let _ = fs::remove_file(dir.join(file));
+            }
+            let _ = fs::remove_dir(&dir);
+        }
     }
 
     /// Writes a verified scheme in every chosen format; returns the paths.
@@ -269,9 +333,12 @@ impl Output {
 
     /// Appends one JSON line to the event log.
     pub fn event(&mut self, event: &serde_json::Value) -> Result<()> {
+        let Some(events) = &mut self.events else {
+            return Ok(());
+        };
         injected_disk_full().context("cannot append to the event log")?;
-        writeln!(self.events, "{event}").context("cannot append to the event log")?;
-        self.events.flush().context("cannot append to the event log")
+        writeln!(events, "{event}").context("cannot append to the event log")?;
+        events.flush().context("cannot append to the event log")
     }
 
     pub fn checkpoint(&self, checkpoint: &Checkpoint) -> Result<()> {

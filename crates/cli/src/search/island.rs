@@ -1,0 +1,397 @@
+//! Islands: one search spread over many processes (an MPI job), each with its own engine and
+//! pool. Every round the islands agree on whether to stop; every few seconds they swap their
+//! best schemes, which enter every pool after verification. Island 0 writes the results.
+//!
+//! The transport is a [`Peers`]: `flipgraph` brings one over MPI (`cluster`, feature `mpi`);
+//! an embedder may bring its own.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use flipgraph_core::term::Position;
+use flipgraph_core::verify::Verified;
+use flipgraph_core::walk::Counters;
+use flipgraph_core::{Scheme, Shape, Term};
+use serde_json::json;
+
+use super::{Driver, Stop};
+
+/// The other processes of a job. Every island makes the same calls in the same order (they are
+/// collective operations): the driver sees to that.
+pub trait Peers {
+    /// This island's index, `0..size()`; island 0 writes the results.
+    fn index(&self) -> usize;
+    /// Islands in the job.
+    fn size(&self) -> usize;
+    /// The element-wise maximum of every island's `values`.
+    fn max(&mut self, values: &[u64]) -> Result<Vec<u64>>;
+    /// The element-wise sum of every island's `values`.
+    fn sum(&mut self, values: &[u64]) -> Result<Vec<u64>>;
+    /// Every island's `bytes`, by island index (this island's own included).
+    fn all_gather(&mut self, bytes: &[u8]) -> Result<Vec<Vec<u8>>>;
+}
+
+/// How islands share: how often, and how many schemes each offers per exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sharing {
+    pub every: Duration,
+    pub schemes: usize,
+}
+
+impl Default for Sharing {
+    fn default() -> Sharing {
+        Sharing {
+            every: Duration::from_secs(5),
+            schemes: 2,
+        }
+    }
+}
+
+/// This process's part in a job of islands.
+pub struct Island {
+    peers: Box<dyn Peers>,
+    sharing: Sharing,
+    last_exchange: Instant,
+    /// Schemes offered already (their sorted terms): each is offered once.
+    offered: HashSet<Vec<Term>>,
+    /// Time spent agreeing and exchanging, bytes offered, exchanges made.
+    pub(super) cost: Cost,
+}
+
+/// What sharing cost an island.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cost {
+    pub time: Duration,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub exchanges: u64,
+}
+
+/// Offered schemes remembered at most; past this the memory starts afresh (a scheme offered
+/// twice is harmless: pools drop duplicates).
+const OFFERED_MAX: usize = 1 << 14;
+
+impl Island {
+    pub fn new(peers: Box<dyn Peers>, sharing: Sharing) -> Island {
+        Island {
+            peers,
+            sharing,
+            last_exchange: Instant::now(),
+            offered: HashSet::new(),
+            cost: Cost::default(),
+        }
+    }
+
+    pub fn index(&self) -> usize {
+        self.peers.index()
+    }
+
+    pub fn size(&self) -> usize {
+        self.peers.size()
+    }
+
+    /// Agrees on how (whether) to stop and whether to exchange now. `local` is this island's
+    /// own reason: the job stops when any island has one, for the weightiest reason (a
+    /// reached target over an interrupt over the time limit).
+    fn agree(&mut self, local: Option<Stop>) -> Result<(Option<Stop>, bool)> {
+        let t = Instant::now();
+        let due = self.last_exchange.elapsed() >= self.sharing.every;
+        let agreed = self.peers.max(&[stop_code(local), u64::from(due)])?;
+        self.cost.time += t.elapsed();
+        Ok((stop_from_code(agreed[0]), agreed[1] != 0))
+    }
+
+    /// Up to `sharing.schemes` of `schemes` (lowest rank first) not offered before, encoded.
+    fn offer<'s>(&mut self, schemes: impl Iterator<Item = &'s Verified>) -> Vec<u8> {
+        if self.offered.len() > OFFERED_MAX {
+            self.offered.clear();
+        }
+        let mut bytes = Vec::new();
+        let mut taken = 0;
+        for scheme in schemes {
+            if taken == self.sharing.schemes {
+                break;
+            }
+            let mut key = scheme.terms().to_vec();
+            key.sort_unstable();
+            if self.offered.insert(key) {
+                encode(scheme, &mut bytes);
+                taken += 1;
+            }
+        }
+        bytes
+    }
+}
+
+/// The stop reasons by weight, 0 for none.
+fn stop_code(stop: Option<Stop>) -> u64 {
+    match stop {
+        None => 0,
+        Some(Stop::TimeLimit) => 1,
+        Some(Stop::Interrupted) => 2,
+        Some(Stop::Target) => 3,
+    }
+}
+
+fn stop_from_code(code: u64) -> Option<Stop> {
+    match code {
+        0 => None,
+        1 => Some(Stop::TimeLimit),
+        2 => Some(Stop::Interrupted),
+        _ => Some(Stop::Target),
+    }
+}
+
+/// Bytes of factor `pos` on the wire.
+fn factor_bytes(shape: Shape, pos: Position) -> usize {
+    shape.factor_bits(pos).div_ceil(8)
+}
+
+/// Appends `scheme` to `out`: its rank (2 bytes), then each term's factors A, B, C in as few
+/// little-endian bytes as their matrices need (3 bytes a term for 2x2x2, 24 for 8x8x8).
+pub fn encode(scheme: &Scheme, out: &mut Vec<u8>) {
+    let shape = scheme.shape();
+    out.extend_from_slice(&(scheme.rank() as u16).to_le_bytes());
+    for term in scheme.terms() {
+        for pos in Position::ALL {
+            out.extend_from_slice(&term.get(pos).to_le_bytes()[..factor_bytes(shape, pos)]);
+        }
+    }
+}
+
+/// The schemes of `shape` that [`encode`] wrote into `bytes`, one after another (not yet
+/// verified; a factor outside its matrix is an error).
+pub fn decode(shape: Shape, mut bytes: &[u8]) -> Result<Vec<Scheme>> {
+    let mut schemes = Vec::new();
+    let widths = Position::ALL.map(|pos| factor_bytes(shape, pos));
+    let term_bytes: usize = widths.iter().sum();
+    while !bytes.is_empty() {
+        let Some((rank, rest)) = bytes.split_first_chunk::<2>() else {
+            bail!("a scheme cut short after {} schemes", schemes.len());
+        };
+        let rank = u16::from_le_bytes(*rank) as usize;
+        if rest.len() < rank * term_bytes {
+            bail!("a scheme of rank {rank} cut short after {} schemes", schemes.len());
+        }
+        let (body, rest) = rest.split_at(rank * term_bytes);
+        let terms = body
+            .chunks_exact(term_bytes)
+            .map(|chunk| {
+                let (a, bc) = chunk.split_at(widths[0]);
+                let (b, c) = bc.split_at(widths[1]);
+                Term::new(le(a), le(b), le(c))
+            })
+            .collect();
+        schemes.push(Scheme::new(shape, terms)?);
+        bytes = rest;
+    }
+    Ok(schemes)
+}
+
+fn le(bytes: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(word)
+}
+
+impl Driver<'_> {
+    /// This island's index, or 0 for a search of one process.
+    pub(super) fn island_index(&self) -> usize {
+        self.island.as_ref().map_or(0, Island::index)
+    }
+
+    /// The job's stop reason, agreed with the other islands (exchanging first when due);
+    /// `local` alone without islands.
+    pub(super) fn agree(&mut self, local: Option<Stop>) -> Result<Option<Stop>> {
+        let Some(island) = &mut self.island else {
+            return Ok(local);
+        };
+        let (stop, exchange) = island.agree(local)?;
+        if exchange && stop.is_none() {
+            self.exchange()?;
+        }
+        Ok(stop)
+    }
+
+    /// Offers this island's best new schemes to every other and pools theirs, verified.
+    pub(super) fn exchange(&mut self) -> Result<()> {
+        let Some(island) = &mut self.island else {
+            return Ok(());
+        };
+        let t = Instant::now();
+        let offer = island.offer(self.pool.iter());
+        let received = island.peers.all_gather(&offer)?;
+        let me = island.index();
+        island.cost.exchanges += 1;
+        island.cost.bytes_sent += offer.len() as u64;
+        island.cost.bytes_received += received.iter().map(|b| b.len() as u64).sum::<u64>();
+        island.last_exchange = Instant::now();
+        for (from, bytes) in received.iter().enumerate().filter(|&(from, _)| from != me) {
+            self.pool_received(from, bytes)?;
+        }
+        if let Some(island) = &mut self.island {
+            island.cost.time += t.elapsed();
+        }
+        Ok(())
+    }
+
+    /// Verifies and pools the schemes island `from` offered; logs which entered the pool.
+    fn pool_received(&mut self, from: usize, bytes: &[u8]) -> Result<()> {
+        let schemes = match decode(self.config.shape, bytes) {
+            Ok(schemes) => schemes,
+            Err(e) => {
+                self.rejected += 1;
+                tracing::error!("island {from} sent a damaged offer ({e:#}); discarded");
+                return Ok(());
+            }
+        };
+        let mut pooled = Vec::new();
+        for scheme in schemes {
+            let scheme = match Verified::new(scheme) {
+                Ok(scheme) => scheme,
+                Err(d) => {
+                    self.rejected += 1;
+                    tracing::error!("island {from} sent an invalid scheme ({d}); discarded");
+                    continue;
+                }
+            };
+            let improves = self.pool.best_rank().is_none_or(|b| scheme.rank() < b);
+            if self.pool.insert(scheme.clone()) {
+                pooled.push(scheme.rank());
+                if improves {
+                    tracing::info!("rank {} from island {from}", scheme.rank());
+                    self.record_best(&scheme)?;
+                }
+            }
+        }
+        if !pooled.is_empty() {
+            let event = json!({
+                "event": "received",
+                "t": self.process_start.elapsed().as_secs_f64(),
+                "from": from,
+                "ranks": pooled,
+            });
+            self.log_event(&event);
+        }
+        Ok(())
+    }
+
+    /// The job's work: every island's counters summed (this island's alone without islands).
+    pub(super) fn job_counters(&mut self, own: Counters) -> Result<Counters> {
+        let Some(island) = &mut self.island else {
+            return Ok(own);
+        };
+        let c = own;
+        let sum = island
+            .peers
+            .sum(&[c.steps, c.vertices, c.flips, c.plus, c.reductions, c.generalized])?;
+        let [steps, vertices, flips, plus, reductions, generalized] = sum[..] else {
+            bail!("the peers summed {} counters, not 6", sum.len());
+        };
+        Ok(Counters {
+            steps,
+            vertices,
+            flips,
+            plus,
+            reductions,
+            generalized,
+        })
+    }
+
+    /// Reports what sharing cost the job (events and log): every island's time spent agreeing
+    /// and exchanging, against `walk_time`, and the bytes offered.
+    pub(super) fn report_sharing(&mut self, walk_time: Duration) -> Result<()> {
+        let Some(island) = &mut self.island else {
+            return Ok(());
+        };
+        let c = island.cost;
+        let own = [c.time.as_micros() as u64, c.bytes_sent, c.bytes_received];
+        let job = island.peers.sum(&own)?;
+        let islands = island.size();
+        let share = job[0] as f64 / 1e6 / (walk_time.as_secs_f64() * islands as f64).max(1e-9);
+        let event = json!({
+            "event": "islands",
+            "islands": islands,
+            "exchanges": c.exchanges,
+            "sharing_share": share,
+            "sharing_s_per_island": job[0] as f64 / 1e6 / islands as f64,
+            "bytes_offered": job[1],
+            "bytes_received": job[2],
+        });
+        let text = format!(
+            "{islands} islands, {} exchanges: sharing took {:.2}% of the walk time, {} bytes offered in all",
+            c.exchanges,
+            share * 100.0,
+            job[1]
+        );
+        self.progress.note(&event, &text);
+        self.log_event(&event);
+        Ok(())
+    }
+
+    /// Waits for every island to start (so each has read the checkpoints it resumes from),
+    /// then island 0 (or a lone search) retires the folders of islands the job no longer has:
+    /// their pools and counters live on in the islands that resumed them.
+    pub(super) fn settle_islands(&mut self) -> Result<()> {
+        let islands = match &mut self.island {
+            None => 1,
+            Some(island) => {
+                island.peers.max(&[0])?;
+                if island.index() != 0 {
+                    return Ok(());
+                }
+                island.size()
+            }
+        };
+        if let Some(out) = &self.output {
+            out.retire_islands(islands);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flipgraph_core::Shape;
+
+    #[test]
+    fn schemes_survive_the_wire_in_every_shape_size() {
+        for (n, m, p) in [(2, 2, 2), (2, 3, 4), (3, 3, 3), (8, 8, 8), (5, 7, 8)] {
+            let shape = Shape::new(n, m, p).unwrap();
+            let naive = Scheme::naive(shape);
+            let mut bytes = Vec::new();
+            encode(&naive, &mut bytes);
+            encode(&naive, &mut bytes);
+            let back = decode(shape, &bytes).unwrap();
+            assert_eq!(back.len(), 2);
+            assert_eq!(back[0].terms(), naive.terms(), "{shape}");
+            assert_eq!(back[1].terms(), naive.terms(), "{shape}");
+        }
+    }
+
+    #[test]
+    fn damaged_offers_are_errors_not_panics() {
+        let shape = Shape::square(3).unwrap();
+        let mut bytes = Vec::new();
+        encode(&Scheme::naive(shape), &mut bytes);
+        for cut in [1, 2, 5, bytes.len() - 1] {
+            assert!(decode(shape, &bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        // A factor with a bit outside its 3x3 matrix.
+        let mut bad = bytes.clone();
+        bad[3] = 0xff;
+        assert!(decode(shape, &bad).is_err());
+        assert!(decode(shape, &[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn stop_codes_order_the_reasons() {
+        for stop in [None, Some(Stop::TimeLimit), Some(Stop::Interrupted), Some(Stop::Target)] {
+            assert_eq!(stop_from_code(stop_code(stop)), stop);
+        }
+        assert!(stop_code(Some(Stop::Target)) > stop_code(Some(Stop::Interrupted)));
+        assert!(stop_code(Some(Stop::Interrupted)) > stop_code(Some(Stop::TimeLimit)));
+    }
+}
