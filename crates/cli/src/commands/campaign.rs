@@ -60,6 +60,11 @@ struct Standing {
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
+    // Every process of a job would run the whole campaign into the same folders.
+    #[cfg(feature = "mpi")]
+    if flipgraph_search::cluster::Job::init()?.is_some() {
+        anyhow::bail!("campaign does not run as an MPI job; run `mpirun ... flipgraph search` for each format instead");
+    }
     let stop = interrupt_flag()?;
     let mut table = Vec::new();
     for &shape in &args.sizes {
