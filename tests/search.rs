@@ -564,6 +564,124 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
     }
 }
 
+/// True when the JSON scheme `file` has the term x (x) x (x) x for the diagonal `pattern`
+/// (the transposition of C leaves a diagonal factor as it is).
+fn has_diagonal_cube(file: &Path, pattern: &str) -> bool {
+    let n = pattern.len();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let want: Vec<u64> = (0..n * n)
+        .map(|b| u64::from(b % (n + 1) == 0 && pattern.as_bytes()[b / (n + 1)] == b'1'))
+        .collect();
+    let factor = |m: &str, t: usize| -> Vec<u64> {
+        json[m][t]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    (0..json["u"].as_array().unwrap().len()).any(|t| ["u", "v", "w"].iter().all(|m| factor(m, t) == want))
+}
+
+#[test]
+fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cubes");
+    let cubes = ["1001", "0110"];
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "4",
+            "--symmetry",
+            "c3",
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+        ])
+        .args([
+            "--cubes",
+            &cubes.join(","),
+            "--target-rank",
+            "56",
+            "--time",
+            "60s",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = text(&done);
+    assert!(said.contains("from rank 74"), "{said}");
+    assert!(said.contains("fixed terms frozen"), "{said}");
+    assert!(said.contains("target reached"), "{said}");
+    assert_folder_sound(&out);
+    let files = results(&out);
+    assert!(
+        files.iter().any(|f| f.to_string_lossy().ends_with("-r74.json")),
+        "{files:?}"
+    );
+    assert!(files.len() >= 2, "{files:?}");
+    for file in files {
+        let info = bin().arg("info").arg(&file).output().unwrap();
+        assert!(
+            text(&info).contains("C3-invariant (a(x)b(x)c -> b(x)c(x)a): yes"),
+            "{}",
+            text(&info)
+        );
+        // Frozen: every result keeps both cubes of the start.
+        for pattern in cubes {
+            assert!(
+                has_diagonal_cube(&file, pattern),
+                "{}: no cube {pattern}",
+                file.display()
+            );
+        }
+    }
+    // Patterns that do not fit, and starts that --cubes cannot go with, are refused.
+    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let c3 = ["--symmetry", "c3"];
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--size", "4", "--cubes", "1001,012"],
+            "'012' is not a diagonal pattern",
+        ),
+        (&["--size", "4", "--cubes", "0000"], "'0000' is an empty cube"),
+        (&["--size", "4", "--cubes", "10001"], "a pattern of 4x4x4 has 4 digits"),
+        (
+            &["--size", "4", "--cubes", "1100,0110"],
+            "1100 and 0110 share a diagonal entry",
+        ),
+        (&["--size", "3x3x4", "--cubes", "101"], "needs a square shape"),
+        (
+            &["--from", laderman.to_str().unwrap(), "--cubes", "101"],
+            "two different starts",
+        ),
+        (
+            &["--resume", out.to_str().unwrap(), "--cubes", "1001"],
+            "--cubes starts a new search",
+        ),
+        (
+            &["--size", "4", "--symmetry", "none", "--cubes", "1001"],
+            "--cubes needs --symmetry c3",
+        ),
+    ];
+    for (args, want) in cases {
+        let symmetry: &[&str] = if args.contains(&"--symmetry") { &[] } else { &c3 };
+        let refused = bin()
+            .args(["search", "--backend", "cpu"])
+            .args(symmetry)
+            .arg("--out")
+            .arg(dir.path().join("refused"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_ne!(refused.status.code(), Some(0), "{args:?}");
+        assert!(text(&refused).contains(want), "{args:?}: {}", text(&refused));
+    }
+}
+
 #[test]
 fn a_resume_refuses_flags_that_contradict_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();

@@ -6,8 +6,8 @@
 use flipgraph_core::moves;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::symmetry::{
-    is_c3_invariant, rotate, sigma, MoveError, Orbit, OrbitKind, OrbitTerm, SymmetricScheme, SymmetricWalker,
-    SymmetryError,
+    is_c3_invariant, rotate, sigma, FixedTerms, MoveError, Orbit, OrbitKind, OrbitTerm, SymmetricScheme,
+    SymmetricWalker, SymmetryError,
 };
 use flipgraph_core::verify::{f2_tensor as tensor, verify};
 use flipgraph_core::walk::{Plateau, Walk, WalkConfig};
@@ -532,4 +532,81 @@ fn cubes_put_into_a_scheme_keep_it_valid() {
         .find(|w| w.best_rank() == 23)
         .expect("no seed reached rank 23");
     assert_valid(&w.best_symmetric());
+}
+
+/// The fixed terms of a scheme, sorted.
+fn fixed_terms(s: &SymmetricScheme) -> Vec<Term> {
+    let mut fixed: Vec<Term> = s
+        .orbits()
+        .iter()
+        .filter(|o| o.kind() == OrbitKind::Fixed)
+        .map(Orbit::representative)
+        .collect();
+    fixed.sort_unstable();
+    fixed
+}
+
+/// With frozen fixed terms a long walk (plus moves, reductions and generalized flips among
+/// them) moves only the triples: the fixed terms of the start are those of every scheme it
+/// holds and of its best, which is lower than the start. Moosbauer and Poole's 5x5x5 start has
+/// the cubes (e_11 + e_55)^3, (e_22 + e_44)^3 and e_33^3; from naive the fixed terms are the
+/// e_ii^3, which free walks of 3x3x3 change to reach rank 23.
+#[test]
+fn frozen_fixed_terms_stay_unchanged_over_a_long_walk() {
+    let e = |n: usize, i: usize| 1u64 << (i * n + i);
+    let starts = [
+        naive(3),
+        naive(4).with_cubes(&[e(4, 0) | e(4, 3), e(4, 1) | e(4, 2)]).unwrap(),
+        naive(5)
+            .with_cubes(&[e(5, 0) | e(5, 4), e(5, 1) | e(5, 3), e(5, 2)])
+            .unwrap(),
+    ];
+    assert_eq!(starts[2].rank(), 135);
+    for start in &starts {
+        let fixed = fixed_terms(start);
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(300),
+            max_rank: start.rank() + 6,
+            ..WalkConfig::default()
+        };
+        let mut w = SymmetricWalker::with_fixed_terms(start, config, 11, FixedTerms::Frozen);
+        for _ in 0..20 {
+            w.walk(20_000, 0);
+            w.check_invariants();
+            assert_valid(&w.symmetric_scheme());
+            assert_eq!(fixed_terms(&w.symmetric_scheme()), fixed, "{}", start.shape());
+        }
+        let c = w.counters();
+        assert!(c.plus > 0 && c.generalized > 0, "{c:?}");
+        assert!(w.best_rank() < start.rank(), "{}: no descent", start.shape());
+        assert_eq!(fixed_terms(&w.best_symmetric()), fixed);
+        assert_valid(&w.best_symmetric());
+    }
+    // Free, the 3x3x3 walk changes them.
+    let changed = (0..8).any(|seed| {
+        let mut free = SymmetricWalker::new(&naive(3), WalkConfig::default(), seed);
+        (0..20).any(|_| {
+            free.walk(20_000, 0);
+            fixed_terms(&free.symmetric_scheme()) != fixed_terms(&naive(3))
+        })
+    });
+    assert!(changed, "no free walk changed its fixed terms");
+}
+
+#[test]
+fn a_walk_with_a_huge_plus_slack_stops_climbing_at_twice_the_naive_rank() {
+    // Plus moves after every 2 steps, with no ceiling asked for: the walk must neither fill its
+    // tables (it hung before the ceiling) nor climb past twice the naive rank.
+    let config = WalkConfig {
+        plateau: Plateau::Fixed(2),
+        generalized: false,
+        max_rank: usize::MAX / 2,
+    };
+    let mut w = SymmetricWalker::new(&naive(3), config, 11);
+    for _ in 0..20 {
+        w.walk(5_000, 0);
+        assert!(w.rank() <= 2 * 27, "rank {}", w.rank());
+        w.check_invariants();
+    }
+    assert_eq!(verify(&w.scheme()), Ok(()));
 }

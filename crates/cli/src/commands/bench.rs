@@ -75,17 +75,27 @@ struct Start {
     scheme: Scheme,
 }
 
-/// The starts of a throughput run: the files of --from, else the naive scheme of each size.
+/// The starts of a throughput run: the files of --from, else the naive scheme of each size
+/// (with --cubes, its fixed cubes and unit terms).
 fn starts(args: &Args) -> Result<Vec<Start>> {
     if args.from.is_empty() {
-        return Ok(args
+        let cubes = match args.engine.cubes.join(",") {
+            c if c.is_empty() => c,
+            c => format!(" cubes {c}"),
+        };
+        return args
             .sizes
             .iter()
-            .map(|&shape| Start {
-                name: shape.to_string(),
-                scheme: Scheme::naive(shape),
+            .map(|&shape| {
+                Ok(Start {
+                    name: format!("{shape}{cubes}"),
+                    scheme: args.engine.naive_start(shape)?,
+                })
             })
-            .collect());
+            .collect();
+    }
+    if !args.engine.cubes.is_empty() {
+        bail!("--cubes and --from are two different starts; give one");
     }
     args.from
         .iter()
@@ -111,7 +121,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut engine_name = String::new();
     for start in starts(args)? {
-        let spec = args.engine.spec();
+        let spec = args.engine.spec_from(start.scheme.rank());
         let (name, row) = measure(&spec, &run, &start)?;
         engine_name = name;
         let mut row = row;
@@ -373,6 +383,12 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     if e.no_generalized_flips {
         flags.push("--no-generalized-flips".into());
     }
+    if !e.cubes.is_empty() {
+        flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);
+    }
+    if let Some(fixed) = e.fixed_terms {
+        flags.extend(["--fixed-terms".to_owned(), format!("{fixed:?}").to_lowercase()]);
+    }
     flags
 }
 
@@ -399,6 +415,7 @@ mod tests {
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
             engine(&["--backend", "cpu", "--symmetry", "c3"]),
+            engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         ] {
             let passed = engine(&engine_flags(&given));
             assert_eq!(format!("{passed:?}"), format!("{given:?}"));

@@ -1,9 +1,13 @@
 //! The engine's command-line flags, shared by `search` and `bench`: they resolve into the
 //! engine module's plain [`EngineSpec`] ([`EngineArgs::spec`]), and the engine's choices get
-//! their command-line names and help here, not in the engine.
+//! their command-line names and help here, not in the engine. `--cubes`, which goes with
+//! `--symmetry c3`, changes the naive start instead ([`EngineArgs::naive_start`]).
 
+use anyhow::{bail, Result};
 use clap::builder::PossibleValue;
 use clap::ValueEnum;
+use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
+use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry};
@@ -34,7 +38,8 @@ pub struct EngineArgs {
     /// show the walkers' median limit.
     #[arg(long)]
     pub plateau: Option<u64>,
-    /// How far above its start rank a walker may climb by plus moves.
+    /// How far above its start rank a walker may climb by plus moves (with --cubes: above the
+    /// search's start rank, however low the scheme it was loaded with).
     #[arg(long, default_value_t = 4)]
     pub plus_slack: usize,
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
@@ -72,6 +77,30 @@ pub struct EngineArgs {
     /// Which schemes to walk.
     #[arg(long, default_value = "none")]
     pub symmetry: SymmetryArg,
+    /// With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
+    /// Poole do. Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in
+    /// it: 10001 is (e_11 + e_55)^3 on 5x5x5. The patterns must be disjoint; the rest of the
+    /// tensor is put in as unit terms, in orbits (`--cubes 10001,01010,00100`: rank 135). The
+    /// slack of plus moves then counts from this start rank, and the fixed terms are frozen.
+    #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = parse_diagonal)]
+    pub cubes: Vec<String>,
+    /// With --symmetry c3: whether the walks may change the fixed terms (default: frozen with
+    /// --cubes, else free).
+    #[arg(long)]
+    pub fixed_terms: Option<FixedTermsArg>,
+}
+
+/// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
+fn parse_diagonal(s: &str) -> Result<String, String> {
+    if s.is_empty() || s.chars().any(|c| c != '0' && c != '1') {
+        return Err(format!(
+            "'{s}' is not a diagonal pattern: one digit 0 or 1 per diagonal entry, like 10001"
+        ));
+    }
+    if !s.contains('1') {
+        return Err(format!("'{s}' is an empty cube: a pattern needs a 1"));
+    }
+    Ok(s.to_owned())
 }
 
 /// A count of at least one (0 threads, walkers or steps would walk nothing, forever).
@@ -106,8 +135,71 @@ impl EngineArgs {
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
             symmetry: self.symmetry.into(),
+            slack_from: None,
+            fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
+                (Some(given), _) => given.into(),
+                (None, true) => FixedTerms::Free,
+                (None, false) => FixedTerms::Frozen,
+            },
         }
     }
+
+    /// The engine these flags ask for, on a search that starts at rank `start_rank`: with
+    /// --cubes, the slack of plus moves counts from it.
+    pub fn spec_from(&self, start_rank: usize) -> EngineSpec {
+        EngineSpec {
+            slack_from: (!self.cubes.is_empty()).then_some(start_rank),
+            ..self.spec()
+        }
+    }
+
+    /// The scheme a search of `shape` starts from when given none: the naive scheme, or with
+    /// --cubes the invariant scheme with those fixed cubes ([`SymmetricScheme::with_cubes`]).
+    /// Fails with the reason when --cubes does not fit the shape or the symmetry.
+    pub fn naive_start(&self, shape: Shape) -> Result<Scheme> {
+        if self.cubes.is_empty() {
+            return Ok(Scheme::naive(shape));
+        }
+        if self.symmetry != SymmetryArg::C3 {
+            bail!("--cubes needs --symmetry c3: the cubes are the fixed terms of the cyclic symmetry");
+        }
+        if !shape.is_square() {
+            bail!("--cubes needs a square shape; {shape} is not");
+        }
+        let cubes = self
+            .cubes
+            .iter()
+            .map(|p| diagonal_factor(p, shape.n()))
+            .collect::<Result<Vec<Factor>>>()?;
+        for (i, &x) in cubes.iter().enumerate() {
+            if let Some(j) = cubes[..i].iter().position(|&y| x & y != 0) {
+                bail!(
+                    "--cubes {} and {} share a diagonal entry; the cubes must be disjoint",
+                    self.cubes[j],
+                    self.cubes[i]
+                );
+            }
+        }
+        // Invariant by construction; the search verifies it as it does every start.
+        Ok(SymmetricScheme::naive(shape)?.with_cubes(&cubes)?.to_scheme())
+    }
+}
+
+/// The factor `sum e_ii` over the diagonal entries `i` set in `pattern` (its first digit is
+/// `e_11`), for `n x n` matrices.
+fn diagonal_factor(pattern: &str, n: usize) -> Result<Factor> {
+    if pattern.len() != n {
+        bail!(
+            "--cubes {pattern}: a pattern of {n}x{n}x{n} has {n} digits, one per diagonal entry (not {})",
+            pattern.len()
+        );
+    }
+    Ok(pattern
+        .bytes()
+        .enumerate()
+        .filter(|&(_, d)| d == b'1')
+        .map(|(i, _)| 1 << (i * n + i))
+        .sum())
 }
 
 /// The command line's side of one of the engine's choices: an enum of the same variants with
@@ -148,6 +240,14 @@ choices!(
     SymmetryArg => Symmetry {
         None => "none", "Every scheme: the plain flip graph";
         C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); CPU engine only";
+    }
+);
+
+choices!(
+    /// `--fixed-terms`.
+    FixedTermsArg => FixedTerms {
+        Free => "free", "Walks change the fixed terms: triples settle to them, equal ones cancel, cube reductions make them";
+        Frozen => "frozen", "The fixed terms of the start never change; walks move the triples only (Moosbauer and Poole's search)";
     }
 );
 
@@ -199,6 +299,29 @@ pub(crate) mod tests {
     #[test]
     fn the_library_defaults_are_the_command_lines() {
         assert_eq!(engine::<&str>(&[]).spec(), crate::engine::EngineSpec::default());
+    }
+
+    #[test]
+    fn cubes_start_at_their_rank_with_frozen_fixed_terms_and_the_slack_from_there() {
+        use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
+        use flipgraph_core::Shape;
+        let args = engine(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
+        let start = args.naive_start(Shape::square(5).unwrap()).unwrap();
+        assert_eq!(start.rank(), 135);
+        assert!(is_c3_invariant(&start));
+        let spec = args.spec_from(start.rank());
+        assert_eq!((spec.fixed_terms, spec.slack_from), (FixedTerms::Frozen, Some(135)));
+        let free = engine(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
+        assert_eq!(free.fixed_terms, FixedTerms::Free);
+        let naive = engine(&["--symmetry", "c3"]);
+        assert_eq!(naive.naive_start(Shape::square(5).unwrap()).unwrap().rank(), 125);
+        assert_eq!(
+            naive.spec_from(125),
+            crate::engine::EngineSpec {
+                symmetry: crate::engine::Symmetry::C3,
+                ..Default::default()
+            }
+        );
     }
 
     #[test]

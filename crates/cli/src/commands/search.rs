@@ -186,8 +186,16 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
 }
 
 /// The beginning the flags ask for (of island `index` of `islands`): a checkpoint to resume, a
-/// scheme file, or the naive scheme.
+/// scheme file, or the naive scheme (with --cubes, the fixed cubes and unit terms).
 fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
+    if !args.engine.cubes.is_empty() {
+        if args.resume.is_some() {
+            bail!("--cubes starts a new search; a resumed one continues from its checkpoint (--fixed-terms frozen keeps its fixed terms)");
+        }
+        if args.from.is_some() {
+            bail!("--cubes and --from are two different starts; give one");
+        }
+    }
     if let Some(dir) = &args.resume {
         let (cp, start) = resume_start(dir, index, islands)?;
         let shape = cp.shape()?;
@@ -203,7 +211,7 @@ fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
     }
     let scheme = match &args.from {
         Some(path) => read_valid_f2(path)?,
-        None => Scheme::naive(args.size.expect("clap requires --size")),
+        None => args.engine.naive_start(args.size.expect("clap requires --size"))?,
     };
     if let (Some(path), Symmetry::C3) = (&args.from, args.engine.spec().symmetry) {
         if !is_c3_invariant(&scheme) {
@@ -328,9 +336,10 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         target,
         best_known,
     } = begin(args, index, islands)?;
+    let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
-        Some(place) => place.share(args.engine.spec()),
-        None => args.engine.spec(),
+        Some(place) => place.share(args.engine.spec_from(start_rank)),
+        None => args.engine.spec_from(start_rank),
     };
     let mut engine = spec.open(shape)?;
     let resume = args.resume.is_some();

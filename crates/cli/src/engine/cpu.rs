@@ -1,25 +1,36 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
 use anyhow::{Context, Result};
-use flipgraph_core::symmetry::SymmetricWalker;
+use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
 use super::{Engine, Kind, Round, Symmetry, WalkerStatus};
 
+/// What the CPU engine's walkers walk, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct Walks {
+    /// The walk's settings; `max_rank` is the slack above `slack_from`.
+    pub config: WalkConfig,
+    /// The rank the slack counts from; None: each loaded scheme's rank.
+    pub slack_from: Option<usize>,
+    pub symmetry: Symmetry,
+    /// Whether symmetric walks may change their fixed terms.
+    pub fixed_terms: FixedTerms,
+}
+
 /// Walkers on a rayon pool of fixed size.
 pub struct CpuEngine {
     pool: rayon::ThreadPool,
     threads: usize,
-    config: WalkConfig,
-    symmetry: Symmetry,
+    walks: Walks,
     walkers: Vec<Option<Box<dyn Walk>>>,
 }
 
 impl CpuEngine {
-    /// `walkers` walkers on `threads` threads, walking the schemes of `symmetry`.
-    pub fn new(threads: usize, walkers: usize, config: WalkConfig, symmetry: Symmetry) -> Result<CpuEngine> {
+    /// `walkers` walkers on `threads` threads, walking as `walks` says.
+    pub fn new(threads: usize, walkers: usize, walks: Walks) -> Result<CpuEngine> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("walker-{i}"))
@@ -28,8 +39,7 @@ impl CpuEngine {
         Ok(CpuEngine {
             pool,
             threads,
-            config,
-            symmetry,
+            walks,
             walkers: (0..walkers).map(|_| None).collect(),
         })
     }
@@ -37,9 +47,10 @@ impl CpuEngine {
 
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
-        let symmetric = match self.symmetry {
-            Symmetry::None => "",
-            Symmetry::C3 => " (C3-invariant schemes)",
+        let symmetric = match (self.walks.symmetry, self.walks.fixed_terms) {
+            (Symmetry::None, _) => "",
+            (Symmetry::C3, FixedTerms::Free) => " (C3-invariant schemes)",
+            (Symmetry::C3, FixedTerms::Frozen) => " (C3-invariant schemes, fixed terms frozen)",
         };
         format!(
             "cpu: {} walkers on {} threads{symmetric}",
@@ -61,15 +72,21 @@ impl Engine for CpuEngine {
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
-        // The engine's `max_rank` is the slack above the start rank.
-        let mut config = self.config;
-        config.max_rank = scheme.rank() + self.config.max_rank;
-        let walk: Box<dyn Walk> = match self.symmetry {
+        // The engine's `max_rank` is the slack above the rank it counts from.
+        let Walks {
+            mut config,
+            slack_from,
+            symmetry,
+            fixed_terms,
+        } = self.walks;
+        config.max_rank += slack_from.unwrap_or(scheme.rank());
+        let walk: Box<dyn Walk> = match symmetry {
             Symmetry::None => Box::new(Walker::new(scheme, config, seed)),
-            Symmetry::C3 => Box::new(
-                SymmetricWalker::from_scheme(scheme, config, seed)
-                    .context("--symmetry c3 walks C3-invariant schemes only")?,
-            ),
+            Symmetry::C3 => {
+                let symmetric =
+                    SymmetricScheme::from_scheme(scheme).context("--symmetry c3 walks C3-invariant schemes only")?;
+                Box::new(SymmetricWalker::with_fixed_terms(&symmetric, config, seed, fixed_terms))
+            }
         };
         self.walkers[walker] = Some(walk);
         Ok(())

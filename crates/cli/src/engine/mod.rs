@@ -8,10 +8,11 @@ pub mod gpu;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
+use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
-use cpu::CpuEngine;
+use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
 
 /// Which engine a search asks for.
@@ -60,6 +61,9 @@ pub struct EngineSpec {
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves.
     pub plus_slack: usize,
+    /// The rank `plus_slack` counts from for every walker; None: the rank of the scheme each
+    /// walker is loaded with. CPU engine.
+    pub slack_from: Option<usize>,
     pub generalized: bool,
     /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
     pub round_steps: Option<u64>,
@@ -72,6 +76,8 @@ pub struct EngineSpec {
     pub gpu_reductions: Reductions,
     pub gpu_hints: Hints,
     pub symmetry: Symmetry,
+    /// Whether symmetric walks may change their fixed terms.
+    pub fixed_terms: FixedTerms,
 }
 
 impl Default for EngineSpec {
@@ -85,6 +91,7 @@ impl Default for EngineSpec {
             walkers: None,
             plateau: None,
             plus_slack: 4,
+            slack_from: None,
             generalized: true,
             round_steps: None,
             gpu_round_ms: 100,
@@ -93,6 +100,7 @@ impl Default for EngineSpec {
             gpu_reductions: Reductions::Walk,
             gpu_hints: Hints::Auto,
             symmetry: Symmetry::None,
+            fixed_terms: FixedTerms::Free,
         }
     }
 }
@@ -132,6 +140,9 @@ impl EngineSpec {
 
     /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        if self.symmetry == Symmetry::None && self.fixed_terms == FixedTerms::Frozen {
+            bail!("frozen fixed terms need --symmetry c3 (plain walks have no fixed terms to keep)");
+        }
         if self.symmetry == Symmetry::C3 {
             if !shape.is_square() {
                 bail!("--symmetry c3 needs a square shape; {shape} is not");
@@ -164,7 +175,13 @@ impl EngineSpec {
         let walkers = self.walkers.unwrap_or(WALKERS_PER_THREAD * threads);
         check_cpu_memory(shape, walkers, available_memory())?;
         let config = self.walk_config(Kind::Cpu);
-        Ok(Box::new(CpuEngine::new(threads, walkers, config, self.symmetry)?))
+        let walks = Walks {
+            config,
+            slack_from: self.slack_from,
+            symmetry: self.symmetry,
+            fixed_terms: self.fixed_terms,
+        };
+        Ok(Box::new(CpuEngine::new(threads, walkers, walks)?))
     }
 
     /// Every visible GPU (`CUDA_VISIBLE_DEVICES` picks them), each with its own walkers.

@@ -67,7 +67,8 @@
 //!   scheme cancels with it: two terms fewer. Conversely two fixed terms `x^3 + y^3` are the
 //!   triple of `x (x) y (x) (x + y)` plus `(x + y)^3` ([`SymmetricScheme::from_cubes`]). These
 //!   are the moves that change the fixed terms other than by settling; the walk takes the first
-//!   as a reduction when it removes terms. (An addition of this module to the paper's moves.)
+//!   as a reduction when it removes terms, unless its fixed terms are frozen ([`FixedTerms`]).
+//!   (An addition of this module to the paper's moves.)
 //!
 //! As `rank = #fixed + 3 * #triples`, a walk changes its rank mod 3 only by changing its fixed
 //! terms: settling a triple to a fixed term, cancelling fixed terms, or a cube reduction with
@@ -87,7 +88,7 @@ use crate::term::{Factor, Position, Term};
 
 mod walk;
 
-pub use walk::SymmetricWalker;
+pub use walk::{FixedTerms, SymmetricWalker};
 
 /// The cyclic symmetry `a (x) b (x) c -> b (x) c (x) a` of square shapes.
 #[inline(always)]

@@ -17,10 +17,15 @@
 //! fixed terms when one of them cancels, triples that share two factors merge, and with
 //! generalized flips a dependent group of distinct triples is rewritten. After a plateau a
 //! plus move (rank + 3) reads any orbit and splits a triple. Ranks are those of the plain scheme.
+//!
+//! With [`FixedTerms::Frozen`] the fixed terms of the start stay as they are (Moosbauer and
+//! Poole's search keeps the cubes it starts from): only the triples move. No cube reduction is
+//! taken, and a move that would leave a triple of the form `X (x) X (x) X` (which settles to a
+//! fixed term) is not taken either; plus moves still read the fixed terms.
 
 use alloc::vec::Vec;
 
-use super::{Orbit, OrbitKind, SymmetricScheme, SymmetryError};
+use super::{is_fixed, Orbit, OrbitKind, SymmetricScheme, SymmetryError};
 use crate::counters::Counters;
 use crate::moves::{flip, generalized_flip_rank, merge, plus};
 use crate::rng::WyRand;
@@ -59,12 +64,24 @@ struct Group {
     multi_slot: u32,
 }
 
+/// Whether a [`SymmetricWalker`] may change its fixed terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FixedTerms {
+    /// The walk changes them: triples settle to fixed terms, equal ones cancel, and cube
+    /// reductions turn triples into fixed terms.
+    #[default]
+    Free,
+    /// The fixed terms of the start never change; the walk moves the triples only.
+    Frozen,
+}
+
 /// A walker on invariant schemes: fixed terms, triple orbits, their index, a random stream and
 /// counters. [`SymmetricWalker::scheme`] and [`SymmetricWalker::best`] give plain schemes.
 #[derive(Clone, Debug)]
 pub struct SymmetricWalker {
     shape: Shape,
     config: WalkConfig,
+    fixed_terms: FixedTerms,
     rng: WyRand,
     counters: Counters,
     since_reduction: u64,
@@ -100,13 +117,31 @@ impl SymmetricWalker {
     /// A walker on `scheme` (reductions it allows are taken at once; the best scheme starts as
     /// `scheme`).
     pub fn new(scheme: &SymmetricScheme, config: WalkConfig, seed: u64) -> SymmetricWalker {
+        SymmetricWalker::with_fixed_terms(scheme, config, seed, FixedTerms::Free)
+    }
+
+    /// A walker on `scheme` that changes its fixed terms or not, as `fixed_terms` says. Equal
+    /// fixed terms of `scheme` cancel at once either way; the others are those kept frozen.
+    pub fn with_fixed_terms(
+        scheme: &SymmetricScheme,
+        config: WalkConfig,
+        seed: u64,
+        fixed_terms: FixedTerms,
+    ) -> SymmetricWalker {
         let shape = scheme.shape();
+        // Plus moves stop at twice the naive rank (or the start's rank, if higher): the tables
+        // are sized for that, and a walk that climbs further would fill them.
+        let config = WalkConfig {
+            max_rank: config.max_rank.min(scheme.rank().max(2 * shape.naive_rank())),
+            ..config
+        };
         // Keys: at most three per triple, at most one per term of the plain scheme.
-        let capacity = scheme.rank().max(config.max_rank.min(2 * shape.naive_rank())) + 6;
+        let capacity = scheme.rank().max(config.max_rank) + 6;
         let orbits = capacity / 3 + 1;
         let mut w = SymmetricWalker {
             shape,
             config,
+            fixed_terms,
             rng: WyRand::new(seed),
             counters: Counters::default(),
             since_reduction: 0,
@@ -258,6 +293,10 @@ impl SymmetricWalker {
         let (k, l) = ((e % 3) as usize, (f % 3) as usize);
         let (mut x, mut y) = (self.term(o, k), self.term(p, l));
         flip(&mut x, &mut y, Position::A);
+        if self.frozen() && (self.becomes_fixed(o, PREV[k], x.c) || self.becomes_fixed(p, NEXT[l], y.b)) {
+            // The triple would settle to a fixed term.
+            return false;
+        }
         // `x` changed at C (its factor k + 2), `y` at B (its factor l + 1).
         self.set_factor(o, PREV[k], x.c);
         self.set_factor(p, NEXT[l], y.b);
@@ -272,6 +311,20 @@ impl SymmetricWalker {
         }
         self.reduce_pending(before);
         true
+    }
+
+    /// True when the fixed terms may not change.
+    #[inline]
+    fn frozen(&self) -> bool {
+        self.fixed_terms == FixedTerms::Frozen
+    }
+
+    /// True when triple `o` with its factor `k` set to `value` has three equal factors.
+    #[inline]
+    fn becomes_fixed(&self, o: u32, k: usize, value: Factor) -> bool {
+        let mut f = self.factors[o as usize];
+        f[k] = value;
+        f[0] == f[1] && f[1] == f[2]
     }
 
     /// Term `k` of triple `o`: its factors from `k` on.
@@ -328,8 +381,11 @@ impl SymmetricWalker {
         if reader.a == u.a {
             return false;
         }
-        let before = self.rank();
         let (changed, added) = plus(&reader, &u, Position::A);
+        if self.frozen() && (is_fixed(&changed) || is_fixed(&added)) {
+            return false;
+        }
+        let before = self.rank();
         self.set_factor(target, k, changed.a);
         let new = self.add_orbit([added.a, added.b, added.c]);
         self.counters.plus += 1;
@@ -377,6 +433,7 @@ impl SymmetricWalker {
             return false;
         }
         if a == b && b == c {
+            debug_assert!(!self.frozen(), "a walk with frozen fixed terms settled a triple to one");
             // Three equal terms are one over F2.
             self.remove_orbit(o);
             self.counters.reductions += 3;
@@ -415,7 +472,7 @@ impl SymmetricWalker {
             return;
         }
         let f = self.factors[o as usize];
-        if f[0] ^ f[1] ^ f[2] == 0 && f.iter().any(|x| self.fixed.contains(x)) {
+        if !self.frozen() && f[0] ^ f[1] ^ f[2] == 0 && f.iter().any(|x| self.fixed.contains(x)) {
             // The triple is the three fixed terms f0^3 + f1^3 + f2^3; those present cancel.
             self.remove_orbit(o);
             self.counters.reductions += 3;
@@ -445,12 +502,13 @@ impl SymmetricWalker {
             let repeats = self.gather(g);
             if self.scratch_terms.len() >= 3 {
                 if self.scratch_is_dependent() {
-                    self.generalized_flip();
-                    return true;
-                }
-                // Independent, so no two of these terms merge; another term of an orbit that
-                // is twice in the group still might.
-                if !repeats {
+                    if self.generalized_flip() {
+                        return true;
+                    }
+                    // Refused (frozen fixed terms): a merge of two of the terms may still do.
+                } else if !repeats {
+                    // Independent, so no two of these terms merge; another term of an orbit
+                    // that is twice in the group still might.
                     return false;
                 }
             }
@@ -460,7 +518,8 @@ impl SymmetricWalker {
         while f != NONE {
             let p = f / 3;
             if p != o {
-                if let Some(merged) = merge(&t, &self.term(p, (f % 3) as usize)) {
+                let merged = merge(&t, &self.term(p, (f % 3) as usize));
+                if let Some(merged) = merged.filter(|m| !(self.frozen() && is_fixed(m))) {
                     self.remove_orbit(p);
                     self.counters.reductions += 3;
                     if merged.is_zero() {
@@ -516,9 +575,14 @@ impl SymmetricWalker {
     }
 
     /// Rewrites the gathered (dependent) terms to fewer by a generalized flip, with their images.
-    fn generalized_flip(&mut self) {
+    /// Returns false, changing nothing, when the fixed terms are frozen and a term would become
+    /// `X (x) X (x) X`.
+    fn generalized_flip(&mut self) -> bool {
         debug_assert!(crate::moves::group_is_reducible(&self.scratch_terms, Position::A));
         generalized_flip_rank(&mut self.scratch_terms, Position::A);
+        if self.frozen() && self.scratch_terms.iter().any(|t| !t.is_zero() && is_fixed(t)) {
+            return false;
+        }
         self.counters.generalized += 1;
         for i in 0..self.scratch_entries.len() {
             let (e, new) = (self.scratch_entries[i], self.scratch_terms[i]);
@@ -539,6 +603,7 @@ impl SymmetricWalker {
                 self.work.push(o);
             }
         }
+        true
     }
 
     /// Sets factor `k` of orbit `o` and moves the entry to the group of its new value.
