@@ -13,7 +13,7 @@ use serde_json::json;
 use super::engine_args::EngineArgs;
 use crate::engine::{Backend, EngineSpec};
 use crate::search::progress::{si, Progress};
-use crate::search::{self, Driver, SearchConfig};
+use crate::search::{self, Driver, Restarts, SearchConfig};
 
 /// Measure: vertices/s, steps/s and rank reached per size from the naive scheme (or from given
 /// schemes); or the wall time from process start to a verified scheme of a given rank.
@@ -116,6 +116,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     let run = Run {
         seed: args.engine.seed(),
         patience: args.engine.patience,
+        restarts: args.engine.restarts(),
         seconds: args.seconds,
     };
     let mut rows = Vec::new();
@@ -164,6 +165,7 @@ struct Run {
     seed: u64,
     /// Steps without improvement after which a walker restarts from the pool.
     patience: u64,
+    restarts: Restarts,
     seconds: Duration,
 }
 
@@ -176,6 +178,7 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let steps = spec.steps_per_round(engine.timed_rounds());
     let config = SearchConfig {
         time_limit: Some(run.seconds),
+        restarts: run.restarts,
         ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
     };
     let driver = Driver::new(
@@ -382,6 +385,9 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     }
     if e.no_generalized_flips {
         flags.push("--no-generalized-flips".into());
+    }
+    if e.independent {
+        flags.push("--independent".into());
     }
     if !e.cubes.is_empty() {
         flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);

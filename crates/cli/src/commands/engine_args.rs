@@ -11,6 +11,7 @@ use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry};
+use crate::search::Restarts;
 
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
@@ -74,6 +75,11 @@ pub struct EngineArgs {
     /// Steps a walker may go without improving before it restarts from the pool.
     #[arg(long, default_value_t = crate::search::PATIENCE)]
     pub patience: u64,
+    /// Walkers are independent runs: each walks from the start until its patience ends, then
+    /// starts again from it, never from the pool (the pool only collects what they find). By
+    /// default walkers restart from the pool whenever it improves past them.
+    #[arg(long)]
+    pub independent: bool,
     /// Which schemes to walk.
     #[arg(long, default_value = "none")]
     pub symmetry: SymmetryArg,
@@ -141,6 +147,14 @@ impl EngineArgs {
                 (None, true) => FixedTerms::Free,
                 (None, false) => FixedTerms::Frozen,
             },
+        }
+    }
+
+    /// Where the driver restarts walkers.
+    pub fn restarts(&self) -> Restarts {
+        match self.independent {
+            true => Restarts::Independent,
+            false => Restarts::Pool,
         }
     }
 

@@ -351,6 +351,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         time_limit: args.time,
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
+        restarts: args.engine.restarts(),
         ..SearchConfig::new(
             shape,
             target,

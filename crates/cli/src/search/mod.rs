@@ -45,6 +45,21 @@ pub struct SearchConfig {
     pub checkpoint_every: Duration,
     /// The rank a record must beat (the built-in table's, unless overridden).
     pub best_known: Option<usize>,
+    /// Where walkers restart.
+    pub restarts: Restarts,
+}
+
+/// Where walkers restart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Restarts {
+    /// From the pool, when it improves past them or their patience ends: the walkers share
+    /// what any of them finds (the default).
+    #[default]
+    Pool,
+    /// From the start scheme, only when their patience ends: every walker is an independent
+    /// run and the pool only collects results (how Moosbauer and Poole run their symmetric
+    /// search: many long runs rather than one lineage).
+    Independent,
 }
 
 /// The rank a search aims at unless told: the best known rank when the start is above it,
@@ -76,6 +91,7 @@ impl SearchConfig {
             pool_per_rank: POOL_PER_RANK,
             checkpoint_every: Duration::from_secs(5),
             best_known: best_known_rank(shape),
+            restarts: Restarts::Pool,
         }
     }
 }
@@ -286,7 +302,8 @@ impl<'a> Driver<'a> {
     /// ranks sometimes, which keeps the walkers from piling onto one dead end.
     fn reload(&mut self, w: usize) -> Result<()> {
         let seed = self.rng.bits();
-        let scheme = if self.rng.below(FRESH_RESTARTS) == 0 {
+        let independent = self.config.restarts == Restarts::Independent;
+        let scheme = if independent || self.rng.below(FRESH_RESTARTS) == 0 {
             self.fresh.clone()
         } else {
             self.pool.pick(&mut self.rng).clone()
@@ -433,7 +450,8 @@ impl<'a> Driver<'a> {
         let best = self.pool.best_rank().expect("non-empty pool");
         for w in 0..self.walkers.len() {
             let s = self.walkers[w];
-            if s.pool_best > best || s.idle_steps >= self.config.patience {
+            let behind = s.pool_best > best && self.config.restarts == Restarts::Pool;
+            if behind || s.idle_steps >= self.config.patience {
                 self.reload(w)?;
             }
         }
@@ -580,5 +598,106 @@ impl<'a> Driver<'a> {
                 .collect(),
         };
         out.checkpoint(&cp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Kind, Round};
+    use flipgraph_core::Term;
+
+    /// Two walkers: walker 0 finds the naive 2x2x2 scheme (rank 8) in every round, walker 1
+    /// stays at the start (rank 9); every load is recorded.
+    struct Fake {
+        start: Scheme,
+        found: Scheme,
+        loads: Vec<usize>,
+    }
+
+    impl Engine for Fake {
+        fn describe(&self) -> String {
+            "fake".into()
+        }
+        fn kind(&self) -> Kind {
+            Kind::Cpu
+        }
+        fn walkers(&self) -> usize {
+            2
+        }
+        fn timed_rounds(&self) -> bool {
+            false
+        }
+        fn load(&mut self, walker: usize, _: &Scheme, _: u64) -> Result<()> {
+            self.loads.push(walker);
+            Ok(())
+        }
+        fn run_round(&mut self, _: u64, _: usize) -> Result<Round> {
+            let status = |rank| WalkerStatus {
+                rank,
+                best_rank: rank,
+                plateau: 0,
+            };
+            Ok(Round {
+                counters: Counters::default(),
+                walkers: vec![status(8), status(9)],
+            })
+        }
+        fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+            Ok(if walker == 0 {
+                self.found.clone()
+            } else {
+                self.start.clone()
+            })
+        }
+        fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+            self.best_scheme(walker)
+        }
+    }
+
+    /// The loads of walker 1 in a short search with `restarts`.
+    fn loads_of_the_walker_behind(restarts: Restarts) -> usize {
+        let shape = Shape::square(2).unwrap();
+        let found = Scheme::naive(shape);
+        let mut terms = found.terms().to_vec();
+        let t = terms.remove(0);
+        terms.extend([Term::new(t.a, t.b, t.c ^ 2), Term::new(t.a, t.b, 2)]);
+        let start = Scheme::new(shape, terms).unwrap();
+        let mut engine = Fake {
+            start: start.clone(),
+            found,
+            loads: Vec::new(),
+        };
+        let config = SearchConfig {
+            time_limit: Some(Duration::from_millis(30)),
+            restarts,
+            ..SearchConfig::new(shape, 1, 1, 1, u64::MAX)
+        };
+        let quiet = Progress::new(false, true);
+        let driver = Driver::new(
+            &mut engine,
+            config,
+            Start::from_scheme(start),
+            None,
+            quiet,
+            Instant::now(),
+        )
+        .unwrap();
+        let summary = driver.run(&AtomicBool::new(false)).unwrap();
+        assert_eq!(summary.best.rank(), 8);
+        engine.loads.iter().filter(|&&w| w == 1).count()
+    }
+
+    #[test]
+    fn independent_walkers_never_restart_from_a_better_pool() {
+        assert!(
+            loads_of_the_walker_behind(Restarts::Pool) > 1,
+            "the pool's walkers follow the best"
+        );
+        assert_eq!(
+            loads_of_the_walker_behind(Restarts::Independent),
+            1,
+            "loaded once, at the start"
+        );
     }
 }
