@@ -115,7 +115,7 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 fn throughput(args: &Args) -> Result<ExitCode> {
     let run = Run {
         seed: args.engine.seed(),
-        patience: args.engine.patience,
+        patience: args.engine.patience(),
         restarts: args.engine.restarts(),
         seconds: args.seconds,
     };
@@ -356,10 +356,6 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     let mut flags = vec![
         "--backend".to_owned(),
         format!("{:?}", e.backend).to_lowercase(),
-        "--plus-slack".into(),
-        e.plus_slack.to_string(),
-        "--patience".into(),
-        e.patience.to_string(),
         "--gpu-rounds".into(),
         e.gpu_rounds.to_string(),
         "--gpu-flips".into(),
@@ -386,8 +382,14 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     if e.no_generalized_flips {
         flags.push("--no-generalized-flips".into());
     }
-    if e.independent {
-        flags.push("--independent".into());
+    for (flag, value) in [
+        ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
+        ("--patience", e.patience.map(|p| p.to_string())),
+        ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
+    ] {
+        if let Some(value) = value {
+            flags.extend([flag.to_owned(), value]);
+        }
     }
     if !e.cubes.is_empty() {
         flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);

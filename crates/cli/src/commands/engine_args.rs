@@ -27,7 +27,8 @@ pub struct EngineArgs {
     /// MPI job each process takes the GPU of its index on its host unless this is given.
     #[arg(long)]
     pub gpu: Option<usize>,
-    /// Walkers (schemes walked at once). Default: 16 per CPU thread; on GPUs, as many warps as they hold.
+    /// Walkers (schemes walked at once). Default: 16 per CPU thread (one with --cubes); on GPUs,
+    /// as many warps as they hold.
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
@@ -36,13 +37,13 @@ pub struct EngineArgs {
     /// long again (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
     /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
     /// lowest rank takes them about every floor steps. The status line and the JSON progress
-    /// show the walkers' median limit.
+    /// show the walkers' median limit. With --cubes: fixed 16667.
     #[arg(long)]
     pub plateau: Option<u64>,
-    /// How far above its start rank a walker may climb by plus moves (with --cubes: above the
-    /// search's start rank, however low the scheme it was loaded with).
-    #[arg(long, default_value_t = 4)]
-    pub plus_slack: usize,
+    /// How far above its start rank a walker may climb by plus moves (default 4; with --cubes
+    /// 0, counted from the search's start rank, however low the scheme it was loaded with).
+    #[arg(long)]
+    pub plus_slack: Option<usize>,
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
     #[arg(long)]
     pub no_generalized_flips: bool,
@@ -72,19 +73,20 @@ pub struct EngineArgs {
     /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
     #[arg(long, default_value = "auto")]
     pub gpu_hints: HintsArg,
-    /// Steps a walker may go without improving before it restarts from the pool.
-    #[arg(long, default_value_t = crate::search::PATIENCE)]
-    pub patience: u64,
-    /// Walkers are independent runs: each walks from the start until its patience ends, then
-    /// starts again from it, never from the pool (the pool only collects what they find). By
-    /// default walkers restart from the pool whenever it improves past them.
+    /// Steps a walker may go without improving before it restarts (default 4000000; with
+    /// --cubes 33000000).
     #[arg(long)]
-    pub independent: bool,
+    pub patience: Option<u64>,
+    /// Where walkers restart (default: pool; with --cubes: independent).
+    #[arg(long)]
+    pub restarts: Option<RestartsArg>,
     /// Which schemes to walk.
     #[arg(long, default_value = "none")]
     pub symmetry: SymmetryArg,
     /// With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
-    /// Poole do. Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in
+    /// Poole do, with their settings unless flags say otherwise (a fixed plateau of 16667, plus
+    /// moves up to the start rank, patience 33000000, independent runs, one walker per thread):
+    /// `--size 5 --symmetry c3 --cubes 10001,01010,00100` reaches the best known rank 93. Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in
     /// it: 10001 is (e_11 + e_55)^3 on 5x5x5. The patterns must be disjoint; the rest of the
     /// tensor is put in as unit terms, in orbits (`--cubes 10001,01010,00100`: rank 135). The
     /// slack of plus moves then counts from this start rank, and the fixed terms are frozen.
@@ -94,6 +96,22 @@ pub struct EngineArgs {
     /// --cubes, else free).
     #[arg(long)]
     pub fixed_terms: Option<FixedTermsArg>,
+}
+
+/// How far above its start rank a walker may climb by default.
+const PLUS_SLACK: usize = 4;
+
+/// A cube search's defaults: Moosbauer and Poole's settings (a plus move after 50,000 plain flips
+/// without a reduction, 16,667 orbit moves; a run restarted after 10^8 plain flips without a
+/// new best; plus moves up to the start rank), with which 5x5x5 reached rank 93 here
+/// (BENCHMARKS.md).
+const CUBE_PLATEAU: u64 = 16_667;
+const CUBE_PATIENCE: u64 = 33_000_000;
+const CUBE_PLUS_SLACK: usize = 0;
+
+/// This machine's cores.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
@@ -130,9 +148,15 @@ impl EngineArgs {
             backend: self.backend.into(),
             threads: self.threads,
             gpu: self.gpu,
-            walkers: self.walkers,
-            plateau: self.plateau,
-            plus_slack: self.plus_slack,
+            walkers: self
+                .walkers
+                .or_else(|| self.cube_search().then(|| self.threads.unwrap_or_else(cores))),
+            plateau: self.plateau.or(self.cube_search().then_some(CUBE_PLATEAU)),
+            plus_slack: self.plus_slack.unwrap_or(if self.cube_search() {
+                CUBE_PLUS_SLACK
+            } else {
+                PLUS_SLACK
+            }),
             generalized: !self.no_generalized_flips,
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,
@@ -150,12 +174,28 @@ impl EngineArgs {
         }
     }
 
+    /// True for a search from fixed cubes: Moosbauer and Poole's settings are its defaults.
+    fn cube_search(&self) -> bool {
+        !self.cubes.is_empty()
+    }
+
     /// Where the driver restarts walkers.
     pub fn restarts(&self) -> Restarts {
-        match self.independent {
-            true => Restarts::Independent,
-            false => Restarts::Pool,
+        match (self.restarts, self.cube_search()) {
+            (Some(given), _) => given.into(),
+            (None, false) => Restarts::Pool,
+            (None, true) => Restarts::Independent,
         }
+    }
+
+    /// Steps a walker may go without improving before it restarts.
+    pub fn patience(&self) -> u64 {
+        let default = if self.cube_search() {
+            CUBE_PATIENCE
+        } else {
+            crate::search::PATIENCE
+        };
+        self.patience.unwrap_or(default)
     }
 
     /// The engine these flags ask for, on a search that starts at rank `start_rank`: with
@@ -258,6 +298,14 @@ choices!(
 );
 
 choices!(
+    /// `--restarts`.
+    RestartsArg => Restarts {
+        Pool => "pool", "From the pool, when it improves past them or their patience ends: walkers share what any finds";
+        Independent => "independent", "From the start, when their patience ends: every walker is its own run (Moosbauer and Poole's way)";
+    }
+);
+
+choices!(
     /// `--fixed-terms`.
     FixedTermsArg => FixedTerms {
         Free => "free", "Walks change the fixed terms: triples settle to them, equal ones cancel, cube reductions make them";
@@ -317,6 +365,7 @@ pub(crate) mod tests {
 
     #[test]
     fn cubes_start_at_their_rank_with_frozen_fixed_terms_and_the_slack_from_there() {
+        use super::{cores, Restarts, CUBE_PATIENCE, CUBE_PLATEAU};
         use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
         use flipgraph_core::Shape;
         let args = engine(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
@@ -325,6 +374,37 @@ pub(crate) mod tests {
         assert!(is_c3_invariant(&start));
         let spec = args.spec_from(start.rank());
         assert_eq!((spec.fixed_terms, spec.slack_from), (FixedTerms::Frozen, Some(135)));
+        // Moosbauer and Poole's settings, unless flags say otherwise.
+        assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
+        assert_eq!(
+            (args.patience(), args.restarts()),
+            (CUBE_PATIENCE, Restarts::Independent)
+        );
+        assert_eq!(spec.walkers, Some(cores()));
+        let told = engine(&[
+            "--symmetry",
+            "c3",
+            "--cubes",
+            "10001,01010,00100",
+            "--plateau",
+            "9",
+            "--plus-slack",
+            "2",
+            "--patience",
+            "7",
+            "--restarts",
+            "pool",
+            "--threads",
+            "3",
+        ]);
+        let spec = told.spec();
+        assert_eq!((spec.plateau, spec.plus_slack, spec.walkers), (Some(9), 2, Some(3)));
+        assert_eq!((told.patience(), told.restarts()), (7, Restarts::Pool));
+        let plain = engine(&["--symmetry", "c3"]);
+        assert_eq!(
+            (plain.patience(), plain.restarts()),
+            (crate::search::PATIENCE, Restarts::Pool)
+        );
         let free = engine(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
         assert_eq!(free.fixed_terms, FixedTerms::Free);
         let naive = engine(&["--symmetry", "c3"]);

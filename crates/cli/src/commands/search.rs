@@ -357,7 +357,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
             target,
             seed,
             spec.steps_per_round(engine.timed_rounds()),
-            args.engine.patience,
+            args.engine.patience(),
         )
     };
     // Island 0 speaks for the job.
