@@ -12,14 +12,15 @@ mod common;
 
 use common::{bin, text};
 
-/// `mpirun -n islands --oversubscribe flipgraph search ARGS` (as root too, as in CI).
+/// `mpirun -n islands --oversubscribe flipgraph search ARGS` (as root too, as in CI), each
+/// island on one thread, exchanging every 0.3 s.
 fn job(islands: usize, args: &[&str]) -> Command {
     let mut cmd = Command::new("mpirun");
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .args(["-n", &islands.to_string(), "--oversubscribe"])
         .arg(env!("CARGO_BIN_EXE_flipgraph"))
-        .arg("search")
+        .args(["search", "--threads", "1", "--exchange-every", "0.3"])
         .args(args);
     cmd
 }
@@ -94,10 +95,6 @@ fn a_scheme_found_by_island_1_reaches_island_0s_pool_and_every_result_verifies()
             "49",
             "--time",
             "120",
-            "--threads",
-            "1",
-            "--exchange-every",
-            "0.3",
             "--json",
             "--out",
             out.to_str().unwrap(),
@@ -159,10 +156,6 @@ fn a_job_whose_island_is_killed_ends_and_resumes_with_any_number_of_islands_losi
             "40",
             "--time",
             "120",
-            "--threads",
-            "1",
-            "--exchange-every",
-            "0.3",
             "--checkpoint-secs",
             "0.3",
             "-q",
@@ -192,20 +185,7 @@ fn a_job_whose_island_is_killed_ends_and_resumes_with_any_number_of_islands_losi
     );
 
     // Three islands continue the two islands' job.
-    let run = run_job(
-        3,
-        &[
-            "--resume",
-            out_s,
-            "--time",
-            "2",
-            "--threads",
-            "1",
-            "--exchange-every",
-            "0.3",
-            "-q",
-        ],
-    );
+    let run = run_job(3, &["--resume", out_s, "--time", "2", "-q"]);
     assert!(run.status.success(), "{}", text(&run));
     assert!(verified_best(&out) <= found, "the resume lost a rank");
     let steps: Vec<u64> = (0..3).map(|k| checkpoint(&island_checkpoint(&out, k)).1).collect();
