@@ -10,7 +10,7 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
-use crate::engine::{Backend, EngineSpec, Symmetry};
+use crate::engine::{cores, Backend, EngineSpec, Symmetry};
 use crate::search::Restarts;
 
 /// The engine's flags, shared by `search` and `bench`.
@@ -108,11 +108,6 @@ const PLUS_SLACK: usize = 4;
 const CUBE_PLATEAU: u64 = 16_667;
 const CUBE_PATIENCE: u64 = 33_000_000;
 const CUBE_PLUS_SLACK: usize = 0;
-
-/// This machine's cores.
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
 fn parse_diagonal(s: &str) -> Result<String, String> {

@@ -14,7 +14,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::EngineArgs;
-use crate::engine::{Backend, EngineSpec, Kind, Symmetry};
+use crate::engine::{cores, Backend, EngineSpec, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::island::Island;
 use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
@@ -299,9 +299,8 @@ impl Place {
     /// The engine of this island: its share of the host's cores and its own GPU, unless the
     /// flags say otherwise.
     fn share(&self, spec: EngineSpec) -> EngineSpec {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         EngineSpec {
-            threads: spec.threads.or(Some((cores / self.local_size.max(1)).max(1))),
+            threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
             gpu: spec.gpu.or(Some(self.local_index)),
             ..spec
         }

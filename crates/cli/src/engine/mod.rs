@@ -169,9 +169,7 @@ impl EngineSpec {
 
     /// The CPU engine on all (or `threads`) cores, walking schemes of `shape`.
     pub fn open_cpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = self.threads.unwrap_or_else(cores);
         let walkers = self.walkers.unwrap_or(WALKERS_PER_THREAD * threads);
         check_cpu_memory(shape, walkers, available_memory())?;
         let config = self.walk_config(Kind::Cpu);
@@ -210,6 +208,11 @@ impl EngineSpec {
             None => Box::new(MultiGpu::open(shape, options, count)?),
         })
     }
+}
+
+/// This machine's cores (1 when the system does not say): the CPU engine's threads by default.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Memory a CPU walker of `shape` takes, about: measured 205 KiB for 8x8x8 and 17 KiB for

@@ -113,9 +113,7 @@ impl Island {
             if taken == self.sharing.schemes {
                 break;
             }
-            let mut key = scheme.terms().to_vec();
-            key.sort_unstable();
-            if self.offered.insert(key) {
+            if self.offered.insert(super::pool::key(scheme)) {
                 encode(scheme, &mut bytes);
                 taken += 1;
             }

@@ -180,6 +180,22 @@ fn lock(dir: &Path) -> Result<File> {
     Ok(file)
 }
 
+/// Makes folder `dir` (of the search resumed with `--resume root`) ours: creates it, takes its
+/// lock, refuses a search already there unless `resume`, and removes stale temp files.
+fn take_folder(dir: &Path, root: &Path, resume: bool) -> Result<File> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+    let lock = lock(dir)?;
+    if !resume && dir.join(CHECKPOINT).exists() {
+        bail!(
+            "{} already holds a search (checkpoint.json); continue it with --resume {} or choose another --out",
+            dir.display(),
+            root.display()
+        );
+    }
+    remove_stale_temp_files(dir);
+    Ok(lock)
+}
+
 /// Opens one of the folder's own files, never through a symbolic link (a link planted there
 /// would make a search append to or lock another file).
 fn open_own(path: &Path, options: &mut OpenOptions) -> Result<File> {
@@ -256,15 +272,7 @@ impl Output {
                 dir.display()
             );
         }
-        fs::create_dir_all(dir).with_context(|| format!("cannot create the output folder {}", dir.display()))?;
-        let lock = lock(dir)?;
-        if !resume && dir.join(CHECKPOINT).exists() {
-            bail!(
-                "{} already holds a search (checkpoint.json); continue it with --resume {0} or choose another --out",
-                dir.display()
-            );
-        }
-        remove_stale_temp_files(dir);
+        let lock = take_folder(dir, dir, resume)?;
         let events = open_events(&dir.join(EVENTS))?;
         Ok(Output {
             dir: dir.to_path_buf(),
@@ -278,16 +286,7 @@ impl Output {
     /// only, since island 0 writes the results and the events.
     pub fn open_island(root: &Path, index: usize, resume: bool) -> Result<Output> {
         let dir = island_dir(root, index);
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create the island folder {}", dir.display()))?;
-        let lock = lock(&dir)?;
-        if !resume && dir.join(CHECKPOINT).exists() {
-            bail!(
-                "{} already holds a search (checkpoint.json); continue it with --resume {} or choose another --out",
-                dir.display(),
-                root.display()
-            );
-        }
-        remove_stale_temp_files(&dir);
+        let lock = take_folder(&dir, root, resume)?;
         Ok(Output {
             dir,
             formats: Vec::new(),

@@ -24,7 +24,7 @@ struct Level {
 }
 
 /// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
-fn key(s: &Scheme) -> Vec<Term> {
+pub(super) fn key(s: &Scheme) -> Vec<Term> {
     let mut terms = s.terms().to_vec();
     terms.sort_unstable();
     terms
