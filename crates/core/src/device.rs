@@ -36,6 +36,15 @@ pub const FLAG_HINTS: u32 = 16;
 /// core's [`crate::plateau`] rule; without it the limit stays as loaded.
 pub const FLAG_ADAPTIVE: u32 = 32;
 
+/// Flag: the walker walks a C3-invariant scheme ([`crate::symmetry`]) with frozen fixed terms.
+/// Its slots hold one representative per triple orbit (the fixed terms stay on the host,
+/// counted in [`WarpState::fixed`]); each lane offers a match the factor of a random
+/// rotation of its representative, a flip between two representatives is the orbit flip at
+/// A between the rotations that met, and every term removed or added counts three in the
+/// rank. No move leaves a representative of the form `X (x) X (x) X` (it would settle to a
+/// fixed term). Reductions are merges only: without [`FLAG_SCAN`] and [`FLAG_GENERALIZED`].
+pub const FLAG_C3: u32 = 64;
+
 /// Bytes of shared memory that a warp keeps after its `3 * cap` factors: its partner hints,
 /// one 32-bit word per position and lane (bit `j` of lane `l`'s word at a position: slot
 /// `32 * j + l` had a partner there when last seen).
@@ -127,8 +136,10 @@ pub struct WarpState {
     /// Steps without a reduction before a plus move (0: never): fixed, or adapted by the walk
     /// with [`FLAG_ADAPTIVE`] ([`crate::plateau`]).
     pub plateau: u32,
-    /// Zero: keeps the size a multiple of 8, so that a `Pod` has no padding.
-    pub reserved: u32,
+    /// Terms of the scheme that the walker does not hold: with [`FLAG_C3`], the fixed terms
+    /// (kept by the host; the rank is `fixed + 3 * representatives`); 0 for a plain walk.
+    /// Also keeps the size a multiple of 8, so that a `Pod` has no padding.
+    pub fixed: u32,
 }
 
 /// The move log: kinds of logged moves, their encoding, and their replay.
@@ -138,12 +149,23 @@ pub mod log {
 
     /// `flip(keep = t, other = u, pos)`.
     pub const FLIP: u32 = 1;
-    /// `t = merge(t, u)`, `u` cleared.
+    /// `t = merge(t, rotate(u, pos))`, `u` cleared (`pos` is 0 in a plain walk; a symmetric
+    /// walk merges representatives that share two factors after a rotation).
     pub const MERGE: u32 = 2;
     /// `plus(t, u, pos)`: `u` changed, the added term goes to slot `v`.
     pub const PLUS: u32 = 3;
     /// Slot `t` cleared (its term became zero).
     pub const CLEAR: u32 = 4;
+    /// The orbit flip of a symmetric walk ([`super::FLAG_C3`]): `x = rotate(t, pos & 3)` and
+    /// `y = rotate(u, pos >> 2)` flip at A (`flip(keep = x, other = y, A)`) and become the
+    /// representatives of `t` and `u`.
+    pub const ORBIT_FLIP: u32 = 5;
+
+    /// The `pos` field of an [`ORBIT_FLIP`] whose terms are seen from `t_rotation` and
+    /// `u_rotation`.
+    pub const fn orbit_rotations(t_rotation: u32, u_rotation: u32) -> u32 {
+        t_rotation | u_rotation << 2
+    }
 
     /// One logged move: `[kind << 28 | pos << 24 | v, t << 16 | u]`.
     pub fn pack(kind: u32, pos: u32, t: u32, u: u32, v: u32) -> [u32; 2] {
@@ -185,9 +207,9 @@ pub mod log {
     /// Applies one logged move to a walker's `slots` with core's moves: the host's side of the
     /// kernels' differential test (what the kernel did, done again by the reference).
     pub fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<(), ReplayError> {
-        let (kind, pos, t, u, v) = unpack(entry);
+        let (kind, field, t, u, v) = unpack(entry);
         let (pos, t, u, v) = (
-            Position::from_index(pos as usize % 3),
+            Position::from_index(field as usize % 3),
             t as usize,
             u as usize,
             v as usize,
@@ -202,7 +224,8 @@ pub mod log {
                 (slots[t], slots[u]) = (x, y);
             }
             MERGE => {
-                slots[t] = moves::merge(&slots[t], &slots[u]).unwrap_or_default();
+                let other = slots[u].rotated(pos);
+                slots[t] = moves::merge(&slots[t], &other).unwrap_or_default();
                 slots[u] = Term::default();
             }
             PLUS => {
@@ -211,6 +234,14 @@ pub mod log {
                 slots[v] = added;
             }
             CLEAR => slots[t] = Term::default(),
+            ORBIT_FLIP => {
+                let (mut x, mut y) = (
+                    slots[t].rotated(Position::from_index(field as usize & 3)),
+                    slots[u].rotated(Position::from_index(field as usize >> 2)),
+                );
+                moves::flip(&mut x, &mut y, Position::A);
+                (slots[t], slots[u]) = (x, y);
+            }
             _ => return Err(ReplayError::UnknownKind(kind)),
         }
         Ok(())
@@ -244,6 +275,26 @@ mod tests {
             log::replay(&mut slots, log::pack(9, 0, 0, 1, 0)),
             Err(ReplayError::UnknownKind(9))
         );
+    }
+
+    #[test]
+    fn a_replayed_orbit_flip_and_rotated_merge_act_on_the_rotations_that_met() {
+        use crate::symmetry::rotate;
+        // Factor b of `t` (its rotation 1) meets factor c of `u` (its rotation 2).
+        let (t, u) = (Term::new(1, 2, 4), Term::new(8, 16, 2));
+        let mut slots = [t, u];
+        let (mut x, mut y) = (rotate(t, 1), rotate(u, 2));
+        moves::flip(&mut x, &mut y, Position::A);
+        log::replay(
+            &mut slots,
+            log::pack(log::ORBIT_FLIP, log::orbit_rotations(1, 2), 0, 1, 0),
+        )
+        .unwrap();
+        assert_eq!(slots, [x, y]);
+        // `u` seen from its rotation 1 shares two factors with `t`: a merge.
+        let mut slots = [Term::new(1, 2, 4), Term::new(7, 1, 2)];
+        log::replay(&mut slots, log::pack(log::MERGE, 1, 0, 1, 0)).unwrap();
+        assert_eq!(slots, [Term::new(1, 2, 4 ^ 7), Term::default()]);
     }
 
     #[test]

@@ -134,6 +134,13 @@ impl Term {
         Term::new(self.get(pos), self.get(pos.next()), self.get(pos.prev()))
     }
 
+    /// True for a cube `X (x) X (x) X`: all three factors equal (for a square shape, a term
+    /// the cyclic symmetry fixes; see `symmetry`).
+    #[inline(always)]
+    pub const fn is_cube(&self) -> bool {
+        self.a == self.b && self.b == self.c
+    }
+
     /// A rank-one term is the zero tensor when any factor is zero.
     #[inline(always)]
     pub const fn is_zero(&self) -> bool {

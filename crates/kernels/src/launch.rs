@@ -4,7 +4,7 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_TRAP};
+use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_C3, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
@@ -66,7 +66,12 @@ unsafe fn run<S: FactorStore>(launch: &Launch) {
         match_rounds: launch.match_rounds.max(1) as usize,
         flips: launch.flips.max(1),
         target: launch.target,
-        flags: launch.flags,
+        // A symmetric walk reduces by merges only (the contract of FLAG_C3).
+        flags: if launch.flags & FLAG_C3 != 0 {
+            launch.flags & !(FLAG_SCAN | FLAG_GENERALIZED)
+        } else {
+            launch.flags
+        },
         plateau_floor: launch.plateau_floor,
     };
     let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();

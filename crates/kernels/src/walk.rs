@@ -36,6 +36,15 @@
 //!   dependent takes the slow path: merges, and generalized flips of groups of 3 to 5 by subset
 //!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
 //!
+//! Symmetric walks (FLAG_C3): the slots hold one representative per triple orbit of a
+//! C3-invariant scheme (core's `symmetry` module; the fixed terms stay on the host). A
+//! representative stands for its three rotations, so each lane offers the factor at a
+//! position of its own drawing, and two lanes that match hold rotations that share their
+//! factor at A: the orbit flip is core's flip at A on those rotations, which become the two
+//! representatives. A flip that zeroes one is a merge, as in the plain walk; merges look for
+//! two shared factors in every rotation; no move leaves a representative `X (x) X (x) X`
+//! (the fixed terms are frozen); a removed or added representative is three terms of rank.
+//!
 //! Each generalized flip folds as core's reference `generalized_flip_subsets` does (so
 //! repeated folds reach the rank method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
 //! limit is the walker's own, and with FLAG_ADAPTIVE it follows core's `plateau` rule.
@@ -43,10 +52,10 @@
 //! replay on the host.
 
 use flipgraph_core::device::{
-    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
+    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_C3, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
 };
-use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
+use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::{Position, Term};
 
@@ -167,6 +176,22 @@ impl<S: FactorStore> Warp<'_, S> {
         Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
     }
 
+    /// Whether the walk is symmetric (FLAG_C3): slots hold orbit representatives.
+    #[inline(always)]
+    fn c3(&self) -> bool {
+        self.p.flags & FLAG_C3 != 0
+    }
+
+    /// Terms of rank per slot: a triple orbit's three in a symmetric walk.
+    #[inline(always)]
+    fn unit(&self) -> u32 {
+        if self.c3() {
+            3
+        } else {
+            1
+        }
+    }
+
     /// Where the factors of a term seen from `pos` (core's [`Term::rotated`]) start: computed
     /// once per move, so that reading a term rotated costs no selects by position.
     #[inline(always)]
@@ -209,12 +234,13 @@ impl<S: FactorStore> Warp<'_, S> {
         warp::sync();
     }
 
-    fn log(&mut self, kind: u32, pos: Position, t: usize, u: usize, v: usize) {
+    /// Logs a move (FLAG_LOG); `pos` is the entry's position field (core's `log::pack`).
+    fn log(&mut self, kind: u32, pos: u32, t: usize, u: usize, v: usize) {
         if self.p.flags & FLAG_LOG == 0 {
             return;
         }
         if self.lane == 0 {
-            let entry = log::pack(kind, pos as u32, t as u32, u as u32, v as u32);
+            let entry = log::pack(kind, pos, t as u32, u as u32, v as u32);
             self.global.log(self.st.logged, entry);
         }
         self.st.logged += 1;
@@ -222,9 +248,9 @@ impl<S: FactorStore> Warp<'_, S> {
 
     fn clear(&mut self, slot: usize) {
         self.put(slot, Term::default());
-        self.log(log::CLEAR, Position::A, slot, 0, 0);
-        self.st.rank -= 1;
-        self.tally.reductions += 1;
+        self.log(log::CLEAR, 0, slot, 0, 0);
+        self.st.rank -= self.unit();
+        self.tally.reductions += self.unit();
     }
 
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
@@ -296,7 +322,7 @@ impl<S: FactorStore> Warp<'_, S> {
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
         let flipless = self.failed >= FLIPLESS_AFTER;
-        if (plateau || flipless) && self.st.rank < self.st.max_rank {
+        if (plateau || flipless) && self.st.rank + self.unit() <= self.st.max_rank {
             self.failed = 0;
             self.outlined(|w| {
                 if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
@@ -309,13 +335,19 @@ impl<S: FactorStore> Warp<'_, S> {
         let r = self.rng.bits();
         let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
         for round in 0..self.p.match_rounds.min(self.k) {
-            let slot = self.own_slot((r >> 32) as u32, round, pos);
-            let key = self.factor(pos.index(), slot);
+            // A symmetric walk's lanes each offer a rotation of their own drawing.
+            let at = if self.c3() {
+                lane_rotation(r as u32, self.lane, round)
+            } else {
+                pos
+            };
+            let slot = self.own_slot((r >> 32) as u32, round, at);
+            let key = self.factor(at.index(), slot);
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
             let same = match_any_u32(fold32(key));
             if self.hinted() {
-                self.set_hint(pos, slot, key != 0 && same.count_ones() >= 2);
+                self.set_hint(at, slot, key != 0 && same.count_ones() >= 2);
             }
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
@@ -332,21 +364,24 @@ impl<S: FactorStore> Warp<'_, S> {
             if keepers == 0 {
                 continue;
             }
-            // A keeper's partner is the next lane of its group.
-            let partner = shuffle(slot as u32, (same & lanes_above()).trailing_zeros() & 31);
+            // A keeper's partner is the next lane of its group; each with the rotation it
+            // offered (the step's position, but in a symmetric walk).
+            let offer = slot as u32 | (at as u32) << SLOT_BITS;
+            let partner = shuffle(offer, (same & lanes_above()).trailing_zeros() & 31);
             // Only a flip ends the run of failed steps (`flip` resets it): a match of two
             // folds that differ on the full factors (or of a factor with an empty slot) is no
             // partner, and a scheme whose keys collide so must still reach its plus move.
             self.failed += 1;
-            self.flip_pairs(keepers, slot as u32 | partner << 16, pos, work);
+            self.flip_pairs(keepers, offer | partner << 16, pos, work);
             return;
         }
         self.failed += 1;
         self.st.since_reduction += 1;
     }
 
-    /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own slot,
-    /// partner slot << 16), from a random one on, each in a random direction.
+    /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own offer,
+    /// partner's offer << 16; an offer is a slot and, above [`SLOT_BITS`], the position it
+    /// offered), from a random one on, each in a random direction.
     fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
         let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
@@ -360,14 +395,20 @@ impl<S: FactorStore> Warp<'_, S> {
             let lane = (rest.trailing_zeros() + start) & 31;
             rest &= rest - 1;
             let both = shuffle(pair, lane);
-            let (mut t, mut u) = ((both & 0xffff) as usize, (both >> 16) as usize);
+            let (mut t, mut u) = (both & 0xffff, both >> 16);
             if (r >> (32 + lane)) & 1 != 0 {
                 core::mem::swap(&mut t, &mut u);
             }
+            let (at_t, at_u) = (offered_position(t), offered_position(u));
+            let (t, u) = ((t & SLOT_MASK) as usize, (u & SLOT_MASK) as usize);
             // An earlier flip's reductions may have changed or cleared the pair.
-            let key = self.factor(pos.index(), t);
-            if key != 0 && key == self.factor(pos.index(), u) {
-                self.flip(t, u, pos, work);
+            let key = self.factor(at_t.index(), t);
+            if key != 0 && key == self.factor(at_u.index(), u) {
+                if self.c3() {
+                    self.orbit_flip(t, at_t, u, at_u, work);
+                } else {
+                    self.flip(t, u, pos, work);
+                }
             }
         }
     }
@@ -383,7 +424,7 @@ impl<S: FactorStore> Warp<'_, S> {
             self.hint_new_factor(pos.prev(), t);
             self.hint_new_factor(pos.next(), u);
         }
-        self.log(log::FLIP, pos, t, u, 0);
+        self.log(log::FLIP, pos as u32, t, u, 0);
         self.tally.flips += 1;
         self.failed = 0;
         self.st.since_reduction += 1;
@@ -395,6 +436,41 @@ impl<S: FactorStore> Warp<'_, S> {
             let others = ALL & !(1 << pos.index());
             work.push(t, others);
             work.push(u, others);
+            self.outlined(|w| w.reduce(work, before));
+        }
+    }
+
+    /// The orbit flip of a symmetric walk: core's flip at A between the representatives of
+    /// `t` seen from `at_t` and of `u` seen from `at_u` (which share that factor); the two
+    /// results are the new representatives. Not taken when one would be `X (x) X (x) X`: it
+    /// would settle to a fixed term, and the fixed terms are frozen.
+    fn orbit_flip(&mut self, t: usize, at_t: Position, u: usize, at_u: Position, work: &mut Work) {
+        let (mut x, mut y) = (
+            self.term_from(t, self.rotation(at_t)),
+            self.term_from(u, self.rotation(at_u)),
+        );
+        moves::flip(&mut x, &mut y, Position::A);
+        self.st.since_reduction += 1;
+        if x.is_cube() || y.is_cube() {
+            return;
+        }
+        self.put2_from(t, x, u, y, self.rotation(Position::A));
+        if self.hinted() {
+            // Both representatives are seen anew from A: every factor may have moved.
+            for pos in Position::ALL {
+                self.hint_new_factor(pos, t);
+                self.hint_new_factor(pos, u);
+            }
+        }
+        let rotations = log::orbit_rotations(at_t as u32, at_u as u32);
+        self.log(log::ORBIT_FLIP, rotations, t, u, 0);
+        self.tally.flips += 1;
+        self.failed = 0;
+        if x.is_zero() || y.is_zero() {
+            // Two representatives sharing two factors: a merge.
+            let before = self.st.rank;
+            work.push(t, ALL);
+            work.push(u, ALL);
             self.outlined(|w| w.reduce(work, before));
         }
     }
@@ -553,9 +629,15 @@ impl<S: FactorStore> Warp<'_, S> {
                 self.clear(slot);
                 continue;
             }
+            if self.c3() {
+                if let Some((other, rotation)) = self.orbit_merge_partner(slot, x) {
+                    self.merge(slot, other, rotation, x, work);
+                }
+                continue;
+            }
             let scan = self.scan(slot, x);
             if let Some(other) = scan.merge {
-                self.merge(slot, other, x, work);
+                self.merge(slot, other, Position::A, x, work);
                 continue;
             }
             if self.p.flags & FLAG_GENERALIZED != 0 {
@@ -604,13 +686,37 @@ impl<S: FactorStore> Warp<'_, S> {
         out
     }
 
-    fn merge(&mut self, slot: usize, other: usize, x: Term, work: &mut Work) {
-        let merged = moves::merge(&x, &self.term(other)).unwrap_or_default();
+    /// A representative that shares two factors with the representative `x` at `slot` in one
+    /// of its rotations (a symmetric walk's merge), with that rotation.
+    fn orbit_merge_partner(&self, slot: usize, x: Term) -> Option<(usize, Position)> {
+        let two = |y: Term| (y.a == x.a) as u32 + (y.b == x.b) as u32 + (y.c == x.c) as u32 >= 2;
+        for j in 0..self.k {
+            let s = j * 32 + self.lane as usize;
+            let y = self.term(s);
+            let other = y.a != 0 && s != slot;
+            let rotation = Position::ALL.into_iter().find(|&at| two(y.rotated(at)));
+            let hit = ballot(other && rotation.is_some());
+            if hit != 0 {
+                let lane = hit.trailing_zeros();
+                let at = shuffle(rotation.map_or(0, |at| at as u32), lane);
+                return Some((j * 32 + lane as usize, Position::from_index(at as usize)));
+            }
+        }
+        None
+    }
+
+    /// Merges the term at `other`, seen from `rotation` (A but in a symmetric walk), into `x`
+    /// at `slot`. A symmetric walk refuses a merge that leaves `X (x) X (x) X`.
+    fn merge(&mut self, slot: usize, other: usize, rotation: Position, x: Term, work: &mut Work) {
+        let merged = moves::merge(&x, &self.term_from(other, self.rotation(rotation))).unwrap_or_default();
+        if self.c3() && merged.is_cube() {
+            return;
+        }
         self.put(slot, merged);
         self.put(other, Term::default());
-        self.log(log::MERGE, Position::A, slot, other, 0);
-        self.st.rank -= 1;
-        self.tally.reductions += 1;
+        self.log(log::MERGE, rotation as u32, slot, other, 0);
+        self.st.rank -= self.unit();
+        self.tally.reductions += self.unit();
         if merged.is_zero() {
             self.clear(slot);
         } else {
@@ -697,7 +803,7 @@ impl<S: FactorStore> Warp<'_, S> {
             } else {
                 (folded, member)
             };
-            self.log(log::FLIP, pos, keep, other, 0);
+            self.log(log::FLIP, pos as u32, keep, other, 0);
             work.push(member, ALL);
         }
         self.clear(folded);
@@ -770,17 +876,28 @@ impl<S: FactorStore> Warp<'_, S> {
             return;
         }
         let (changed, added) = moves::plus(&x, &y, pos);
+        if self.c3() && (changed.is_cube() || added.is_cube()) {
+            // It would make a fixed term; a symmetric walk's are frozen.
+            return;
+        }
         self.put(u, changed);
         self.put(v, added);
         if self.hinted() {
             // The plus made pairs: `t` and `v` share x's factor at `pos`, `u` and `v` their
             // other two. Near a record they may be the only pairs of the scheme.
-            for (at, slot) in [(pos, t), (pos, v), (pos.next(), u), (pos.next(), v), (pos.prev(), u), (pos.prev(), v)] {
+            for (at, slot) in [
+                (pos, t),
+                (pos, v),
+                (pos.next(), u),
+                (pos.next(), v),
+                (pos.prev(), u),
+                (pos.prev(), v),
+            ] {
                 self.hint_new_factor(at, slot);
             }
         }
-        self.log(log::PLUS, pos, t, u, v);
-        self.st.rank += 1;
+        self.log(log::PLUS, pos as u32, t, u, v);
+        self.st.rank += self.unit();
         self.tally.plus += 1;
         self.st.since_reduction = 0;
     }
@@ -857,8 +974,8 @@ impl<'g, S: FactorStore> Warp<'g, S> {
         match global.staged {
             Some(staged) => {
                 let live = w.fill(staged);
-                w.st.rank = live;
-                w.st.best_rank = live;
+                w.st.rank = st.fixed + w.unit() * live;
+                w.st.best_rank = w.st.rank;
                 w.st.since_reduction = 0;
                 w.st.logged = 0;
                 st.load = NO_LOAD;
@@ -898,6 +1015,27 @@ impl<'g, S: FactorStore> Warp<'g, S> {
         c.generalized += w.tally.generalized as u64;
         global.set_state(st, w.lane);
     }
+}
+
+/// Bits of a slot number in an offer to a match; the offered position is above them.
+const SLOT_BITS: u32 = 12;
+const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
+
+/// The position of an offer (see [`Warp::flip_pairs`]).
+#[inline(always)]
+fn offered_position(offer: u32) -> Position {
+    Position::from_index((offer >> SLOT_BITS) as usize & 3)
+}
+
+/// The rotation a lane of a symmetric walk offers in match round `round`: a draw of its own
+/// from the step's random bits `r`.
+#[inline(always)]
+fn lane_rotation(r: u32, lane: u32, round: usize) -> Position {
+    let mut h = r ^ lane.wrapping_mul(0x27d4_eb2f) ^ (round as u32).wrapping_mul(0x1656_67b1);
+    h ^= h >> 15;
+    h = h.wrapping_mul(0x2c1b_3c6d);
+    h ^= h >> 12;
+    Position::from_index(((h as u64 * 3) >> 32) as usize)
 }
 
 /// A factor folded to 32 bits: a match key, or a term of a sum, whose equality is only a hint

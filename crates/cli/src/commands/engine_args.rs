@@ -10,7 +10,7 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
-use crate::engine::{cores, Backend, EngineSpec, Symmetry};
+use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
 use crate::search::Restarts;
 
 /// The engine's flags, shared by `search` and `bench`.
@@ -28,7 +28,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub gpu: Option<usize>,
     /// Walkers (schemes walked at once). Default: 16 per CPU thread (one with --cubes); on GPUs,
-    /// as many warps as they hold.
+    /// as many warps as they hold (with --cubes too).
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
@@ -93,7 +93,8 @@ pub struct EngineArgs {
     #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = parse_diagonal)]
     pub cubes: Vec<String>,
     /// With --symmetry c3: whether the walks may change the fixed terms (default: frozen with
-    /// --cubes, else free).
+    /// --cubes or --backend gpu, else free). The GPU walks symmetric schemes with frozen fixed
+    /// terms only, so that with free ones `--backend auto` runs on the CPU.
     #[arg(long)]
     pub fixed_terms: Option<FixedTermsArg>,
 }
@@ -143,9 +144,8 @@ impl EngineArgs {
             backend: self.backend.into(),
             threads: self.threads,
             gpu: self.gpu,
-            walkers: self
-                .walkers
-                .or_else(|| self.cube_search().then(|| self.threads.unwrap_or_else(cores))),
+            walkers: self.walkers,
+            walkers_per_thread: if self.cube_search() { 1 } else { WALKERS_PER_THREAD },
             plateau: self.plateau.or(self.cube_search().then_some(CUBE_PLATEAU)),
             plus_slack: self.plus_slack.unwrap_or(if self.cube_search() {
                 CUBE_PLUS_SLACK
@@ -163,6 +163,9 @@ impl EngineArgs {
             slack_from: None,
             fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
                 (Some(given), _) => given.into(),
+                (None, true) if self.symmetry == SymmetryArg::C3 && self.backend == BackendArg::Gpu => {
+                    FixedTerms::Frozen
+                }
                 (None, true) => FixedTerms::Free,
                 (None, false) => FixedTerms::Frozen,
             },
@@ -288,7 +291,7 @@ choices!(
     /// `--symmetry`.
     SymmetryArg => Symmetry {
         None => "none", "Every scheme: the plain flip graph";
-        C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); CPU engine only";
+        C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); on a GPU the fixed terms stay frozen and reductions are merges";
     }
 );
 
@@ -360,7 +363,7 @@ pub(crate) mod tests {
 
     #[test]
     fn cubes_start_at_their_rank_with_frozen_fixed_terms_and_the_slack_from_there() {
-        use super::{cores, Restarts, CUBE_PATIENCE, CUBE_PLATEAU};
+        use super::{Restarts, CUBE_PATIENCE, CUBE_PLATEAU};
         use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
         use flipgraph_core::Shape;
         let args = engine(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
@@ -375,7 +378,8 @@ pub(crate) mod tests {
             (args.patience(), args.restarts()),
             (CUBE_PATIENCE, Restarts::Independent)
         );
-        assert_eq!(spec.walkers, Some(cores()));
+        // One walker per CPU thread; a GPU keeps its own default (every warp it holds).
+        assert_eq!((spec.walkers, spec.walkers_per_thread), (None, 1));
         let told = engine(&[
             "--symmetry",
             "c3",
@@ -393,7 +397,7 @@ pub(crate) mod tests {
             "3",
         ]);
         let spec = told.spec();
-        assert_eq!((spec.plateau, spec.plus_slack, spec.walkers), (Some(9), 2, Some(3)));
+        assert_eq!((spec.plateau, spec.plus_slack, spec.threads), (Some(9), 2, Some(3)));
         assert_eq!((told.patience(), told.restarts()), (7, Restarts::Pool));
         let plain = engine(&["--symmetry", "c3"]);
         assert_eq!(
@@ -402,6 +406,10 @@ pub(crate) mod tests {
         );
         let free = engine(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
         assert_eq!(free.fixed_terms, FixedTerms::Free);
+        // A symmetric walk on the GPU keeps its fixed terms; a plain walk has none to keep.
+        let on_gpu = |args: &[&str]| engine(args).spec().fixed_terms;
+        assert_eq!(on_gpu(&["--symmetry", "c3", "--backend", "gpu"]), FixedTerms::Frozen);
+        assert_eq!(on_gpu(&["--backend", "gpu"]), FixedTerms::Free);
         let naive = engine(&["--symmetry", "c3"]);
         assert_eq!(naive.naive_start(Shape::square(5).unwrap()).unwrap().rank(), 125);
         assert_eq!(

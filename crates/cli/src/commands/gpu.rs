@@ -6,12 +6,13 @@ use std::process::ExitCode;
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::log;
 use flipgraph_core::plateau::GPU_FLOOR;
+use flipgraph_core::symmetry::{is_c3_invariant, SymmetricScheme};
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
-use crate::engine::Engine;
+use crate::engine::{Engine, Symmetry};
 use crate::schemes::read_valid_f2;
 
 /// Show the usable GPUs, or why there is none.
@@ -52,7 +53,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// The differential test from the naive scheme of six shapes and from `starts`, in every
-/// reduction and hint mode, with fixed plateaus and with the adaptive one.
+/// reduction and hint mode, with fixed plateaus and with the adaptive one; then symmetric
+/// walks (C3) from the naive schemes of four square shapes and from 5x5x5's three cubes.
 fn self_test(starts: &[Scheme]) -> Result<()> {
     for (reductions, hints, adaptive) in [
         (Reductions::Scan, Hints::Off, false),
@@ -75,7 +77,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(plateau)
             };
-            self_test_walks(&naive, plateau, reductions, hints)?;
+            self_test_walks(&naive, plateau, reductions, hints, Symmetry::None)?;
         }
         for start in starts {
             let plateau = if adaptive {
@@ -83,7 +85,24 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(500)
             };
-            self_test_walks(start, plateau, reductions, hints)?;
+            self_test_walks(start, plateau, reductions, hints, Symmetry::None)?;
+        }
+    }
+    let diagonal = |i: u32| 1u64 << (6 * i);
+    let cubes = [diagonal(0) | diagonal(4), diagonal(1) | diagonal(3), diagonal(2)];
+    let mut symmetric: Vec<Scheme> = (3..=6)
+        .map(|n| Shape::square(n).map(Scheme::naive))
+        .collect::<Result<_, _>>()?;
+    symmetric.push(
+        SymmetricScheme::naive(Shape::square(5)?)?
+            .with_cubes(&cubes)?
+            .to_scheme(),
+    );
+    for hints in [Hints::Off, Hints::On] {
+        for plateau in [Plateau::Fixed(300), Plateau::Adaptive { floor: GPU_FLOOR }] {
+            for start in &symmetric {
+                self_test_walks(start, plateau, Reductions::Walk, hints, Symmetry::C3)?;
+            }
         }
     }
     println!("self-test passed");
@@ -92,14 +111,21 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
 
 /// One start of the self-test: walkers with a move log, replayed by core. A walk that applies
 /// no flip at all fails the test (the walks from Kronecker products did, before 2026-11-23).
-fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hints: Hints) -> Result<()> {
+fn self_test_walks(
+    start: &Scheme,
+    plateau: Plateau,
+    reductions: Reductions,
+    hints: Hints,
+    symmetry: Symmetry,
+) -> Result<()> {
     const WALKERS: usize = 16;
     const LOG: usize = 1 << 14;
     let shape = start.shape();
     let config = WalkConfig {
         plateau,
         generalized: true,
-        max_rank: 3,
+        // Two plus moves of a symmetric walk (three terms each).
+        max_rank: 6,
     };
     let options = GpuOptions {
         walkers: Some(WALKERS),
@@ -112,6 +138,8 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
         round_us: 0,
         reductions,
         hints,
+        symmetry,
+        slack_from: None,
     };
     let mut engine = GpuEngine::open(shape, options)?;
     for w in 0..WALKERS {
@@ -125,7 +153,7 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
             made <= LOG,
             "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
         );
-        let mut slots = engine.staged_slots(start);
+        let mut slots = engine.staged_slots(start)?;
         for &e in &entries {
             log::replay(&mut slots, e).map_err(|e| anyhow::anyhow!("{shape} walker {w}: {e}"))?;
         }
@@ -145,6 +173,9 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
             "{shape} walker {w}: rank bookkeeping"
         );
         verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
+        if symmetry == Symmetry::C3 {
+            ensure!(is_c3_invariant(&scheme), "{shape} walker {w}: a symmetric walk left C3");
+        }
         let best = engine.best_scheme(w)?;
         if round.walkers[w].best_rank < start.rank() {
             verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;
@@ -157,7 +188,7 @@ fn self_test_walks(start: &Scheme, plateau: Plateau, reductions: Reductions, hin
         start.rank()
     );
     println!(
-        "self-test {shape} rank {} (reductions: {reductions:?}, hints: {hints:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} rank {} (symmetry: {symmetry:?}, reductions: {reductions:?}, hints: {hints:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
         start.rank(),
         c.steps, c.flips, c.plus, c.reductions, c.generalized

@@ -12,13 +12,14 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_GENERALIZED,
-    FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_C3,
+    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
+use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
-use flipgraph_core::{Position, Scheme, Shape, Term};
+use flipgraph_core::{Factor, Position, Scheme, Shape, Term};
 
-use super::{Engine, Kind, Round, WalkerStatus};
+use super::{Engine, Kind, Round, Symmetry, WalkerStatus};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
@@ -80,6 +81,11 @@ pub struct GpuOptions {
     pub reductions: Reductions,
     /// Whether lanes draw the slots they offer to a match by their partner hints.
     pub hints: Hints,
+    /// Which schemes the walkers walk: C3-invariant ones keep their fixed terms frozen.
+    pub symmetry: Symmetry,
+    /// The rank the slack of plus moves counts from for every walker; None: the rank of the
+    /// scheme each walker is loaded with.
+    pub slack_from: Option<usize>,
 }
 
 /// Whether a GPU walker's lanes draw the terms they offer to a match by their partner hints.
@@ -124,9 +130,40 @@ pub enum Reductions {
 }
 
 /// Term slots per walker (a multiple of 32) for walks of `shape` that may climb `slack` (at
-/// most 64) above the naive rank, with a free slot for a plus move.
-fn walker_cap(shape: Shape, slack: usize) -> usize {
-    (shape.naive_rank() + slack.min(64) + 1).div_ceil(32) * 32
+/// most 64) above the naive rank (or above `slack_from`, if higher), with a free slot for a
+/// plus move. A symmetric walk's slots hold triple orbits: a third as many.
+fn walker_cap(shape: Shape, slack: usize, symmetry: Symmetry, slack_from: Option<usize>) -> usize {
+    let rank = shape.naive_rank().max(slack_from.unwrap_or(0)) + slack.min(64);
+    let slots = match symmetry {
+        Symmetry::None => rank,
+        Symmetry::C3 => rank / 3,
+    };
+    (slots + 1).div_ceil(32) * 32
+}
+
+/// What a walker's slots hold for `scheme`: its terms, or with `Symmetry::C3` one
+/// representative per triple orbit and, apart, the factors of its fixed terms (equal ones
+/// cancelled, as core's walker does).
+fn walked_terms(scheme: &Scheme, symmetry: Symmetry) -> Result<(Vec<Term>, Vec<Factor>)> {
+    if symmetry == Symmetry::None {
+        return Ok((scheme.terms().to_vec(), Vec::new()));
+    }
+    let symmetric = SymmetricScheme::from_scheme(scheme).context("--symmetry c3 walks C3-invariant schemes only")?;
+    let (mut reps, mut fixed) = (Vec::new(), Vec::new());
+    for orbit in symmetric.orbits() {
+        let t = orbit.representative();
+        if orbit.kind() == OrbitKind::Fixed {
+            match fixed.iter().position(|&x| x == t.a) {
+                Some(i) => {
+                    fixed.swap_remove(i);
+                }
+                None => fixed.push(t.a),
+            }
+        } else {
+            reps.push(t);
+        }
+    }
+    Ok((reps, fixed))
 }
 
 /// Refuses `walkers` walkers of `cap` slots with move logs of `log_entries` where their buffers
@@ -179,6 +216,8 @@ pub struct GpuEngine {
     states: CudaSlice<u64>,
     log: CudaSlice<u32>,
     host_states: Vec<WarpState>,
+    /// A symmetric walker's fixed terms (kept here, not on the GPU); empty for plain walks.
+    fixed: Vec<Vec<Factor>>,
     /// Schemes to load before the next round, in the device layout, and their index by terms.
     staged: Vec<u64>,
     staged_index: HashMap<Vec<Term>, u32>,
@@ -214,7 +253,7 @@ impl GpuEngine {
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
-        let cap = walker_cap(shape, options.config.max_rank);
+        let cap = walker_cap(shape, options.config.max_rank, options.symmetry, options.slack_from);
         let block_bytes = kernel.block_bytes(cap);
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -265,6 +304,7 @@ impl GpuEngine {
             states,
             log,
             host_states,
+            fixed: vec![Vec::new(); walkers],
             staged: Vec::new(),
             staged_index: HashMap::new(),
             rounds: 0,
@@ -310,24 +350,36 @@ impl GpuEngine {
         ))
     }
 
-    fn scheme_from(&self, slots: Vec<Term>) -> Result<Scheme> {
-        Ok(Scheme::new(
-            self.shape,
-            slots.into_iter().filter(|t| t.a != 0).collect(),
-        )?)
+    /// The scheme of walker `w` whose slots are `slots`: its terms, or its orbits' terms with
+    /// its fixed terms.
+    fn scheme_from(&self, w: usize, slots: Vec<Term>) -> Result<Scheme> {
+        let live = slots.into_iter().filter(|t| t.a != 0);
+        match self.options.symmetry {
+            Symmetry::None => Ok(Scheme::new(self.shape, live.collect())?),
+            Symmetry::C3 => {
+                let fixed = self.fixed[w].iter().map(|&x| Orbit::fixed(x));
+                let orbits = fixed.chain(live.map(Orbit::new)).collect();
+                Ok(SymmetricScheme::new(self.shape, orbits)?.to_scheme())
+            }
+        }
     }
 
-    /// The slots a staged scheme occupies: its terms in order, then empty ones.
-    pub fn staged_slots(&self, scheme: &Scheme) -> Vec<Term> {
-        let mut slots = scheme.terms().to_vec();
-        slots.resize(self.cap, Term::default());
-        slots
+    /// The slots a staged scheme occupies: its terms (a symmetric walk's triple orbits) in
+    /// order, then empty ones.
+    pub fn staged_slots(&self, scheme: &Scheme) -> Result<Vec<Term>> {
+        let mut slots = walked_terms(scheme, self.options.symmetry)?.0;
+        slots.resize(self.cap.max(slots.len()), Term::default());
+        Ok(slots)
     }
 }
 
 impl Engine for GpuEngine {
     fn describe(&self) -> String {
-        format!("gpu: {}, {} walkers (warps)", self.name, self.walkers)
+        let symmetric = match self.options.symmetry {
+            Symmetry::None => "",
+            Symmetry::C3 => ", C3-invariant schemes with fixed terms frozen",
+        };
+        format!("gpu: {}, {} walkers (warps){symmetric}", self.name, self.walkers)
     }
 
     fn kind(&self) -> Kind {
@@ -344,7 +396,8 @@ impl Engine for GpuEngine {
 
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
         let slack = self.options.config.max_rank.min(64);
-        if scheme.rank() + 1 > self.cap {
+        let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
+        if terms.len() + 1 > self.cap {
             bail!(
                 "a scheme of rank {} does not fit the GPU walker's {} slots",
                 scheme.rank(),
@@ -355,7 +408,7 @@ impl Engine for GpuEngine {
             Some(&i) => i,
             None => {
                 let i = (self.staged.len() / scheme_words(self.cap)) as u32;
-                let slots = self.staged_slots(scheme);
+                let slots = self.staged_slots(scheme)?;
                 for pos in flipgraph_core::Position::ALL {
                     self.staged.extend(slots.iter().map(|t| t.get(pos)));
                 }
@@ -363,15 +416,24 @@ impl Engine for GpuEngine {
                 i
             }
         };
+        // Ranks count every term; a symmetric walker's slots hold three each.
+        let (unit, rank) = match self.options.symmetry {
+            Symmetry::None => (1, scheme.rank()),
+            Symmetry::C3 => (3, fixed.len() + 3 * terms.len()),
+        };
+        let full = fixed.len() + unit * (self.cap - 1);
+        let max_rank = (self.options.slack_from.unwrap_or(rank) + slack).min(full);
         self.host_states[walker] = WarpState {
             rng: seed,
-            rank: scheme.rank() as u32,
-            best_rank: scheme.rank() as u32,
-            max_rank: ((scheme.rank() + slack) as u32).min(self.cap as u32 - 1),
+            rank: rank as u32,
+            best_rank: rank as u32,
+            max_rank: max_rank as u32,
             plateau: self.options.config.plateau.initial().min(u32::MAX as u64) as u32,
             load: index,
+            fixed: fixed.len() as u32,
             ..WarpState::default()
         };
+        self.fixed[walker] = fixed;
         Ok(())
     }
 
@@ -382,12 +444,12 @@ impl Engine for GpuEngine {
 
     fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
         let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
-        self.scheme_from(slots)
+        self.scheme_from(walker, slots)
     }
 
     fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
         let slots = self.current_slots(walker)?;
-        self.scheme_from(slots)
+        self.scheme_from(walker, slots)
     }
 }
 
@@ -510,6 +572,7 @@ fn launch(
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
         | flag(matches!(config.plateau, Plateau::Adaptive { .. }), FLAG_ADAPTIVE)
+        | flag(options.symmetry == Symmetry::C3, FLAG_C3)
         | flag(trap, FLAG_TRAP);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
@@ -639,10 +702,13 @@ impl Engine for MultiGpu {
 
 #[cfg(test)]
 mod tests {
-    use super::{launch, walker_cap, Buffers, GpuOptions, Hints, Reductions};
-    use flipgraph_core::device::{FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
+    use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
+    use flipgraph_core::device::{
+        FLAG_ADAPTIVE, FLAG_C3, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP,
+    };
+    use flipgraph_core::symmetry::{Orbit, SymmetricScheme};
     use flipgraph_core::walk::{Plateau, WalkConfig};
-    use flipgraph_core::Shape;
+    use flipgraph_core::{Scheme, Shape, Term};
 
     #[test]
     fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
@@ -660,6 +726,8 @@ mod tests {
             round_us: 100_000,
             reductions: Reductions::Scan,
             hints: Hints::Auto,
+            symmetry: Symmetry::None,
+            slack_from: None,
         };
         let buffers = Buffers {
             terms: 0x1000,
@@ -696,16 +764,56 @@ mod tests {
             ..options
         };
         assert_eq!(launch(&quiet, 1, 64, buffers, 10, 1, true).flags, FLAG_TRAP);
+        let symmetric = GpuOptions {
+            symmetry: Symmetry::C3,
+            ..quiet
+        };
+        assert_eq!(launch(&symmetric, 1, 64, buffers, 10, 1, false).flags, FLAG_C3);
     }
 
     #[test]
     fn automatic_hints_take_the_shapes_whose_lanes_hold_eight_slots_or_more() {
-        let on = |n| Hints::Auto.enabled(walker_cap(Shape::new(n, n, n).unwrap(), 4));
+        let cap = |n| walker_cap(Shape::new(n, n, n).unwrap(), 4, Symmetry::None, None);
+        let on = |n| Hints::Auto.enabled(cap(n));
         assert_eq!(
             (3..=8).map(on).collect::<Vec<_>>(),
             [false, false, false, false, true, true]
         );
-        assert!(Hints::On.enabled(walker_cap(Shape::new(2, 2, 2).unwrap(), 4)));
-        assert!(!Hints::Off.enabled(walker_cap(Shape::new(8, 8, 8).unwrap(), 4)));
+        assert!(Hints::On.enabled(cap(2)));
+        assert!(!Hints::Off.enabled(cap(8)));
+    }
+
+    #[test]
+    fn a_symmetric_walker_holds_its_triples_and_keeps_its_fixed_terms_apart() {
+        let five = Shape::square(5).unwrap();
+        // 5x5x5 from the three cubes: rank 135, 3 fixed terms and 44 triples; plus moves up to
+        // 135 need 45 slots.
+        let diagonal = |i: u32| 1u64 << (6 * i);
+        let cubes = [diagonal(0) | diagonal(4), diagonal(1) | diagonal(3), diagonal(2)];
+        let start = SymmetricScheme::naive(five)
+            .unwrap()
+            .with_cubes(&cubes)
+            .unwrap()
+            .to_scheme();
+        assert_eq!(start.rank(), 135);
+        let (reps, fixed) = walked_terms(&start, Symmetry::C3).unwrap();
+        assert_eq!((reps.len(), fixed.len()), (44, 3));
+        assert!(fixed.iter().all(|x| x.count_ones() >= 1));
+        assert_eq!(walker_cap(five, 0, Symmetry::C3, Some(135)), 64);
+        assert_eq!(walker_cap(five, 4, Symmetry::None, None), 160);
+        // The orbits' terms with the fixed terms are the start's terms again.
+        let mut again: Vec<_> = fixed
+            .iter()
+            .map(|&x| Term::new(x, x, x))
+            .chain(reps.iter().flat_map(|&t| Orbit::new(t).terms().collect::<Vec<_>>()))
+            .collect();
+        let mut terms = start.terms().to_vec();
+        again.sort();
+        terms.sort();
+        assert_eq!(again, terms);
+        // A scheme that is not invariant is refused with the reason.
+        let plain = Scheme::naive(Shape::new(2, 3, 4).unwrap());
+        assert!(walked_terms(&plain, Symmetry::C3).is_err());
+        assert_eq!(walked_terms(&plain, Symmetry::None).unwrap().0.len(), 24);
     }
 }

@@ -30,7 +30,7 @@ pub enum Symmetry {
     /// All schemes: the plain flip graph.
     None,
     /// Schemes invariant under the cyclic symmetry of square shapes (a (x) b (x) c ->
-    /// b (x) c (x) a), moved orbit by orbit: the CPU engine only.
+    /// b (x) c (x) a), moved orbit by orbit. The GPU walks them with fixed terms frozen.
     C3,
 }
 
@@ -45,7 +45,7 @@ pub enum Kind {
 const ROUND_STEPS: u64 = 1 << 16;
 
 /// Walkers per CPU thread by default: many keep the descent from piling onto one dead end.
-const WALKERS_PER_THREAD: usize = 16;
+pub const WALKERS_PER_THREAD: usize = 16;
 
 /// The engine a search asks for: plain settings, resolved from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,14 +55,17 @@ pub struct EngineSpec {
     pub threads: Option<usize>,
     /// One GPU (its index among the visible ones, modulo their number) instead of every one.
     pub gpu: Option<usize>,
-    /// Walkers (default: 16 per CPU thread; on GPUs, as many warps as they hold).
+    /// Walkers (default: `walkers_per_thread` per CPU thread; on GPUs, as many warps as they
+    /// hold).
     pub walkers: Option<usize>,
+    /// CPU walkers per thread when `walkers` is not given.
+    pub walkers_per_thread: usize,
     /// A fixed plateau limit, or the engine's adaptive one.
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves.
     pub plus_slack: usize,
     /// The rank `plus_slack` counts from for every walker; None: the rank of the scheme each
-    /// walker is loaded with. CPU engine.
+    /// walker is loaded with.
     pub slack_from: Option<usize>,
     pub generalized: bool,
     /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
@@ -89,6 +92,7 @@ impl Default for EngineSpec {
             threads: None,
             gpu: None,
             walkers: None,
+            walkers_per_thread: WALKERS_PER_THREAD,
             plateau: None,
             plus_slack: 4,
             slack_from: None,
@@ -147,15 +151,15 @@ impl EngineSpec {
             if !shape.is_square() {
                 bail!("--symmetry c3 needs a square shape; {shape} is not");
             }
-            // The GPU kernel walks plain schemes only.
-            return match self.backend {
-                Backend::Gpu => bail!("--symmetry c3 runs on the CPU engine only (the GPU kernel walks plain schemes)"),
-                Backend::Auto => {
-                    tracing::info!("--symmetry c3: running on the CPU (the GPU kernel walks plain schemes)");
-                    self.open_cpu(shape)
+            if self.backend != Backend::Cpu {
+                if let Some(why) = self.gpu_cannot_walk_symmetric() {
+                    if self.backend == Backend::Gpu {
+                        bail!("--backend gpu --symmetry c3: {why}; use --backend cpu");
+                    }
+                    tracing::info!("--symmetry c3: running on the CPU ({why})");
+                    return self.open_cpu(shape);
                 }
-                Backend::Cpu => self.open_cpu(shape),
-            };
+            }
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
@@ -167,10 +171,22 @@ impl EngineSpec {
         }
     }
 
+    /// Why the GPU kernel cannot take this symmetric walk, if it cannot: it keeps the fixed
+    /// terms frozen and finds reductions by the walk (merges; no generalized flips).
+    fn gpu_cannot_walk_symmetric(&self) -> Option<&'static str> {
+        if self.fixed_terms == FixedTerms::Free {
+            return Some("the GPU walks symmetric schemes with their fixed terms frozen (--fixed-terms frozen, the default with --cubes)");
+        }
+        if self.gpu_reductions == Reductions::Scan {
+            return Some("the GPU finds the reductions of symmetric walks by the walk (--gpu-reductions walk)");
+        }
+        None
+    }
+
     /// The CPU engine on all (or `threads`) cores, walking schemes of `shape`.
     pub fn open_cpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
         let threads = self.threads.unwrap_or_else(cores);
-        let walkers = self.walkers.unwrap_or(WALKERS_PER_THREAD * threads);
+        let walkers = self.walkers.unwrap_or(self.walkers_per_thread * threads);
         check_cpu_memory(shape, walkers, available_memory())?;
         let config = self.walk_config(Kind::Cpu);
         let walks = Walks {
@@ -194,6 +210,8 @@ impl EngineSpec {
             reductions: self.gpu_reductions,
             hints: self.gpu_hints,
             round_us: self.gpu_round_us(),
+            symmetry: self.symmetry,
+            slack_from: self.slack_from,
         };
         let count = gpu::devices()?.len();
         Ok(match self.gpu {

@@ -109,7 +109,7 @@ pub fn rotate(t: Term, k: usize) -> Term {
 /// True when `sigma t = t`: all three factors are equal.
 #[inline(always)]
 pub const fn is_fixed(t: &Term) -> bool {
-    t.a == t.b && t.b == t.c
+    t.is_cube()
 }
 
 /// The two kinds of orbit of `sigma`.
