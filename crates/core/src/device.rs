@@ -6,6 +6,16 @@
 //! Terms of walker `w` live in global memory as three arrays of `cap` factors (A, B, then C),
 //! at `terms[w * scheme_words(cap) + factor_index(cap, position, slot)]`; a slot whose factor A
 //! is 0 is empty. Staged schemes (loads) and best schemes use the same layout.
+//!
+//! Symmetric walks (the kernels `walk_c3` and `walk32_c3`) walk C3-invariant schemes
+//! (`symmetry`) with frozen fixed terms, under the same contract, but a walker's slots hold one
+//! representative per triple orbit: the fixed terms stay on the host, counted in
+//! [`WarpState::fixed`], and every rank counts all terms (`fixed + 3 * representatives`). Each
+//! lane offers a match the factor of a random rotation of its representative; a flip between
+//! two representatives is the orbit flip at A between the rotations that met
+//! ([`log::ORBIT_FLIP`]); no move leaves a representative `X (x) X (x) X` (it would settle to a
+//! fixed term). Reductions are merges only: the kernels ignore [`FLAG_SCAN`] and
+//! [`FLAG_GENERALIZED`].
 
 use bytemuck::{Pod, Zeroable};
 
@@ -35,15 +45,6 @@ pub const FLAG_HINTS: u32 = 16;
 /// Flag: each walker adapts its plateau limit ([`WarpState::plateau`]) to its reductions, by
 /// core's [`crate::plateau`] rule; without it the limit stays as loaded.
 pub const FLAG_ADAPTIVE: u32 = 32;
-
-/// Flag: the walker walks a C3-invariant scheme ([`crate::symmetry`]) with frozen fixed terms.
-/// Its slots hold one representative per triple orbit (the fixed terms stay on the host,
-/// counted in [`WarpState::fixed`]); each lane offers a match the factor of a random
-/// rotation of its representative, a flip between two representatives is the orbit flip at
-/// A between the rotations that met, and every term removed or added counts three in the
-/// rank. No move leaves a representative of the form `X (x) X (x) X` (it would settle to a
-/// fixed term). Reductions are merges only: without [`FLAG_SCAN`] and [`FLAG_GENERALIZED`].
-pub const FLAG_C3: u32 = 64;
 
 /// Bytes of shared memory that a warp keeps after its `3 * cap` factors: its partner hints,
 /// one 32-bit word per position and lane (bit `j` of lane `l`'s word at a position: slot
@@ -136,7 +137,7 @@ pub struct WarpState {
     /// Steps without a reduction before a plus move (0: never): fixed, or adapted by the walk
     /// with [`FLAG_ADAPTIVE`] ([`crate::plateau`]).
     pub plateau: u32,
-    /// Terms of the scheme that the walker does not hold: with [`FLAG_C3`], the fixed terms
+    /// Terms of the scheme that the walker does not hold: in a symmetric walk, the fixed terms
     /// (kept by the host; the rank is `fixed + 3 * representatives`); 0 for a plain walk.
     /// Also keeps the size a multiple of 8, so that a `Pod` has no padding.
     pub fixed: u32,
@@ -156,7 +157,7 @@ pub mod log {
     pub const PLUS: u32 = 3;
     /// Slot `t` cleared (its term became zero).
     pub const CLEAR: u32 = 4;
-    /// The orbit flip of a symmetric walk ([`super::FLAG_C3`]): `x = rotate(t, pos & 3)` and
+    /// The orbit flip of a symmetric walk (see the module docs): `x = rotate(t, pos & 3)` and
     /// `y = rotate(u, pos >> 2)` flip at A (`flip(keep = x, other = y, A)`) and become the
     /// representatives of `t` and `u`.
     pub const ORBIT_FLIP: u32 = 5;

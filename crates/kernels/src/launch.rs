@@ -4,15 +4,16 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_C3, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
+use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
 use crate::walk::{Params, Warp};
 
-/// Defines a walk kernel that keeps its factors in shared memory as `$store`.
+/// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking plain
+/// schemes or (`$c3` true) C3-invariant ones.
 macro_rules! walk_kernel {
-    ($(#[$doc:meta])* $name:ident, $store:ty) => {
+    ($(#[$doc:meta])* $name:ident, $store:ty, $c3:literal) => {
         $(#[$doc])*
         ///
         /// `launch.round_us`, when not zero, ends the walk of every warp after that many
@@ -26,7 +27,7 @@ macro_rules! walk_kernel {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
             // SAFETY: the contract above.
-            unsafe { run::<$store>(&launch) }
+            unsafe { run::<$store, $c3>(&launch) }
         }
     };
 }
@@ -35,13 +36,28 @@ walk_kernel!(
     /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
     /// Factors of up to 64 bits, 8 bytes of shared memory each.
     walk,
-    Shared64
+    Shared64,
+    false
 );
 walk_kernel!(
     /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
     /// each, and 32-bit compares).
     walk32,
-    Shared32
+    Shared32,
+    false
+);
+walk_kernel!(
+    /// The walk kernel of C3-invariant schemes (flipgraph_core::device, "Symmetric walks"):
+    /// each walker's slots hold its triple orbits' representatives. 64-bit factors.
+    walk_c3,
+    Shared64,
+    true
+);
+walk_kernel!(
+    /// `walk_c3` for shapes whose factors have at most 32 bits.
+    walk32_c3,
+    Shared32,
+    true
 );
 
 /// The body of the walk kernels.
@@ -49,7 +65,7 @@ walk_kernel!(
 /// # Safety
 /// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
 #[inline(always)]
-unsafe fn run<S: FactorStore>(launch: &Launch) {
+unsafe fn run<S: FactorStore, const C3: bool>(launch: &Launch) {
     if launch.flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
         unsafe { core::arch::asm!("trap;") };
@@ -66,8 +82,8 @@ unsafe fn run<S: FactorStore>(launch: &Launch) {
         match_rounds: launch.match_rounds.max(1) as usize,
         flips: launch.flips.max(1),
         target: launch.target,
-        // A symmetric walk reduces by merges only (the contract of FLAG_C3).
-        flags: if launch.flags & FLAG_C3 != 0 {
+        // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
+        flags: if C3 {
             launch.flags & !(FLAG_SCAN | FLAG_GENERALIZED)
         } else {
             launch.flags
@@ -78,6 +94,6 @@ unsafe fn run<S: FactorStore>(launch: &Launch) {
     // SAFETY: this warp's part of the block's shared memory, per the contract.
     unsafe {
         let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES));
-        Warp::<S>::run(&global, params, warp_shared, launch.steps, launch.round_us);
+        Warp::<S, C3>::run(&global, params, warp_shared, launch.steps, launch.round_us);
     }
 }

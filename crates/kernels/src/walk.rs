@@ -36,7 +36,8 @@
 //!   dependent takes the slow path: merges, and generalized flips of groups of 3 to 5 by subset
 //!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
 //!
-//! Symmetric walks (FLAG_C3): the slots hold one representative per triple orbit of a
+//! Symmetric walks (the kernels `walk_c3` and `walk32_c3`, `Warp<_, _, true>`: a constant, so
+//! that the plain kernels carry none of it): the slots hold one representative per triple orbit of a
 //! C3-invariant scheme (core's `symmetry` module; the fixed terms stay on the host). A
 //! representative stands for its three rotations, so each lane offers the factor at a
 //! position of its own drawing, and two lanes that match hold rotations that share their
@@ -52,7 +53,7 @@
 //! replay on the host.
 
 use flipgraph_core::device::{
-    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_C3, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
+    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -89,9 +90,9 @@ pub(crate) struct Params {
     pub plateau_floor: u32,
 }
 
-/// One warp's walk.
+/// One warp's walk; `C3`: a symmetric walk (on orbit representatives).
 #[derive(Clone, Copy)]
-pub(crate) struct Warp<'g, S: FactorStore> {
+pub(crate) struct Warp<'g, S: FactorStore, const C3: bool> {
     lane: u32,
     /// Slots per lane.
     k: usize,
@@ -164,7 +165,7 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl<S: FactorStore> Warp<'_, S> {
+impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
@@ -176,10 +177,10 @@ impl<S: FactorStore> Warp<'_, S> {
         Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
     }
 
-    /// Whether the walk is symmetric (FLAG_C3): slots hold orbit representatives.
+    /// Whether the walk is symmetric: slots hold orbit representatives.
     #[inline(always)]
     fn c3(&self) -> bool {
-        self.p.flags & FLAG_C3 != 0
+        C3
     }
 
     /// Terms of rank per slot: a triple orbit's three in a symmetric walk.
@@ -366,7 +367,11 @@ impl<S: FactorStore> Warp<'_, S> {
             }
             // A keeper's partner is the next lane of its group; each with the rotation it
             // offered (the step's position, but in a symmetric walk).
-            let offer = slot as u32 | (at as u32) << SLOT_BITS;
+            let offer = if C3 {
+                slot as u32 | (at as u32) << SLOT_BITS
+            } else {
+                slot as u32
+            };
             let partner = shuffle(offer, (same & lanes_above()).trailing_zeros() & 31);
             // Only a flip ends the run of failed steps (`flip` resets it): a match of two
             // folds that differ on the full factors (or of a factor with an empty slot) is no
@@ -380,8 +385,8 @@ impl<S: FactorStore> Warp<'_, S> {
     }
 
     /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own offer,
-    /// partner's offer << 16; an offer is a slot and, above [`SLOT_BITS`], the position it
-    /// offered), from a random one on, each in a random direction.
+    /// partner's offer << 16; an offer is a slot and, in a symmetric walk, above [`SLOT_BITS`],
+    /// the position it offered), from a random one on, each in a random direction.
     fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
         let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
@@ -399,7 +404,11 @@ impl<S: FactorStore> Warp<'_, S> {
             if (r >> (32 + lane)) & 1 != 0 {
                 core::mem::swap(&mut t, &mut u);
             }
-            let (at_t, at_u) = (offered_position(t), offered_position(u));
+            let (at_t, at_u) = if C3 {
+                (offered_position(t), offered_position(u))
+            } else {
+                (pos, pos)
+            };
             let (t, u) = ((t & SLOT_MASK) as usize, (u & SLOT_MASK) as usize);
             // An earlier flip's reductions may have changed or cleared the pair.
             let key = self.factor(at_t.index(), t);
@@ -934,7 +943,7 @@ impl<S: FactorStore> Warp<'_, S> {
     }
 }
 
-impl<'g, S: FactorStore> Warp<'g, S> {
+impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
     /// Walks one warp for a launch: loads its scheme (a staged one, or its own terms) into
     /// its shared memory at `warp_shared`, takes up to `steps` steps (stopping at the target
     /// or, when `round_us` is not zero, after that many microseconds), and writes its terms and
@@ -947,7 +956,7 @@ impl<'g, S: FactorStore> Warp<'g, S> {
     pub(crate) unsafe fn run(global: &'g WarpGlobal, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
         let mut st = global.state();
         let words = scheme_words(p.cap);
-        let mut w = Warp {
+        let mut w = Warp::<S, C3> {
             lane: warp::lane_id(),
             k: p.cap / 32,
             // SAFETY: this warp's shared memory (the contract above): its factors, then its hints.

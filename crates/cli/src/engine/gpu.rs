@@ -12,8 +12,8 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_C3,
-    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_GENERALIZED,
+    FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
@@ -32,20 +32,17 @@ struct Kernel {
 }
 
 impl Kernel {
-    /// The kernel for `shape`: 32-bit factors where they fit (half the shared memory, and
-    /// compares of one instruction), else 64-bit.
-    fn for_shape(shape: Shape) -> Kernel {
-        if Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32) {
-            Kernel {
-                name: "walk32",
-                factor_bytes: 4,
-            }
-        } else {
-            Kernel {
-                name: "walk",
-                factor_bytes: 8,
-            }
-        }
+    /// The kernel for walks of `shape`: 32-bit factors where they fit (half the shared memory,
+    /// and compares of one instruction), else 64-bit; the symmetric kernels for `Symmetry::C3`.
+    fn for_walks(shape: Shape, symmetry: Symmetry) -> Kernel {
+        let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
+        let (name, factor_bytes) = match (narrow, symmetry) {
+            (true, Symmetry::None) => ("walk32", 4),
+            (false, Symmetry::None) => ("walk", 8),
+            (true, Symmetry::C3) => ("walk32_c3", 4),
+            (false, Symmetry::C3) => ("walk_c3", 8),
+        };
+        Kernel { name, factor_bytes }
     }
 
     /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
@@ -249,7 +246,7 @@ impl GpuEngine {
         let module = ctx
             .load_module(Ptx::from_src(PTX))
             .map_err(driver("cannot load the kernels' PTX"))?;
-        let kernel = Kernel::for_shape(shape);
+        let kernel = Kernel::for_walks(shape, options.symmetry);
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
@@ -572,7 +569,6 @@ fn launch(
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
         | flag(matches!(config.plateau, Plateau::Adaptive { .. }), FLAG_ADAPTIVE)
-        | flag(options.symmetry == Symmetry::C3, FLAG_C3)
         | flag(trap, FLAG_TRAP);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
@@ -703,9 +699,7 @@ impl Engine for MultiGpu {
 #[cfg(test)]
 mod tests {
     use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
-    use flipgraph_core::device::{
-        FLAG_ADAPTIVE, FLAG_C3, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP,
-    };
+    use flipgraph_core::device::{FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
     use flipgraph_core::symmetry::{Orbit, SymmetricScheme};
     use flipgraph_core::walk::{Plateau, WalkConfig};
     use flipgraph_core::{Scheme, Shape, Term};
@@ -764,11 +758,6 @@ mod tests {
             ..options
         };
         assert_eq!(launch(&quiet, 1, 64, buffers, 10, 1, true).flags, FLAG_TRAP);
-        let symmetric = GpuOptions {
-            symmetry: Symmetry::C3,
-            ..quiet
-        };
-        assert_eq!(launch(&symmetric, 1, 64, buffers, 10, 1, false).flags, FLAG_C3);
     }
 
     #[test]
