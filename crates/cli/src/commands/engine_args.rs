@@ -85,7 +85,8 @@ pub struct EngineArgs {
     pub symmetry: SymmetryArg,
     /// With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
     /// Poole do, with their settings unless flags say otherwise (a fixed plateau of 16667, plus
-    /// moves up to the start rank, patience 33000000, independent runs, one walker per thread):
+    /// moves up to the start rank, patience 33000000, independent runs, one walker per CPU thread or
+    /// every warp of a GPU):
     /// `--size 5 --symmetry c3 --cubes 10001,01010,00100` reaches the best known rank 93. Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in
     /// it: 10001 is (e_11 + e_55)^3 on 5x5x5. The patterns must be disjoint; the rest of the
     /// tensor is put in as unit terms, in orbits (`--cubes 10001,01010,00100`: rank 135). The
