@@ -542,15 +542,24 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
             text(&info)
         );
     }
-    // A start that is not invariant, a shape that is not square and the GPU are refused.
+    // A start that is not invariant, a shape that is not square, and what the GPU's symmetric
+    // walk does not do (free fixed terms, reductions by a scan) are refused, before any GPU is
+    // looked for.
     let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
-    let cases: [(&[&str], &str); 3] = [
+    let cases: [(&[&str], &str); 4] = [
         (
             &["--from", laderman.to_str().unwrap()],
             "3x3x3-r23-laderman.m: not invariant",
         ),
         (&["--size", "3x3x4"], "needs a square shape"),
-        (&["--size", "3", "--backend", "gpu"], "CPU engine only"),
+        (
+            &["--size", "3", "--backend", "gpu", "--fixed-terms", "free"],
+            "the GPU walks symmetric schemes with their fixed terms frozen",
+        ),
+        (
+            &["--size", "3", "--backend", "gpu", "--gpu-reductions", "scan"],
+            "(--gpu-reductions walk); use --backend cpu",
+        ),
     ];
     for (args, want) in cases {
         let refused = bin()
