@@ -593,6 +593,59 @@ fn has_diagonal_cube(file: &Path, pattern: &str) -> bool {
 }
 
 #[test]
+fn a_resumed_cube_search_keeps_its_cubes_and_their_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cubes");
+    let run = |extra: &[&str]| {
+        let done = bin()
+            .args([
+                "search",
+                "--backend",
+                "cpu",
+                "--threads",
+                "2",
+                "--time",
+                "1s",
+                "--target-rank",
+                "40",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{}", text(&done));
+        text(&done)
+    };
+    let cubes = ["1001", "0110"];
+    let first = run(&[
+        "--size",
+        "4",
+        "--symmetry",
+        "c3",
+        "--cubes",
+        &cubes.join(","),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(first.contains("fixed terms frozen"), "{first}");
+    let checkpoint = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
+    assert!(checkpoint.contains(r#""cubes":["1001","0110"]"#), "{checkpoint}");
+    // No flags but the folder: the search goes on from the cubes, frozen, symmetric.
+    let again = run(&["--resume", out.to_str().unwrap()]);
+    assert!(again.contains("resuming a search from the cubes 1001,0110"), "{again}");
+    assert!(again.contains("C3-invariant schemes, fixed terms frozen"), "{again}");
+    assert_folder_sound(&out);
+    for file in results(&out) {
+        for pattern in cubes {
+            assert!(
+                has_diagonal_cube(&file, pattern),
+                "{}: no cube {pattern}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
 fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cubes");
@@ -669,7 +722,7 @@ fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
         ),
         (
             &["--resume", out.to_str().unwrap(), "--cubes", "1001"],
-            "--cubes starts a new search",
+            "--cubes starts a new search; a resumed one keeps the cubes of its checkpoint",
         ),
         (
             &["--size", "4", "--symmetry", "none", "--cubes", "1001"],

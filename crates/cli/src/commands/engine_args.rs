@@ -112,7 +112,7 @@ const CUBE_PATIENCE: u64 = 33_000_000;
 const CUBE_PLUS_SLACK: usize = 0;
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
-fn parse_diagonal(s: &str) -> Result<String, String> {
+pub fn parse_diagonal(s: &str) -> Result<String, String> {
     if s.is_empty() || s.chars().any(|c| c != '0' && c != '1') {
         return Err(format!(
             "'{s}' is not a diagonal pattern: one digit 0 or 1 per diagonal entry, like 10001"

@@ -13,7 +13,7 @@ use flipgraph_core::symmetry::is_c3_invariant;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
-use super::engine_args::EngineArgs;
+use super::engine_args::{parse_diagonal, EngineArgs, SymmetryArg};
 use crate::engine::{cores, Backend, EngineSpec, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::island::Island;
@@ -185,21 +185,42 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
     Ok(())
 }
 
-/// The beginning the flags ask for (of island `index` of `islands`): a checkpoint to resume, a
-/// scheme file, or the naive scheme (with --cubes, the fixed cubes and unit terms).
-fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
-    if !args.engine.cubes.is_empty() {
-        if args.resume.is_some() {
-            bail!("--cubes starts a new search; a resumed one continues from its checkpoint (--fixed-terms frozen keeps its fixed terms)");
-        }
-        if args.from.is_some() {
-            bail!("--cubes and --from are two different starts; give one");
-        }
+/// The engine flags of the search `args` asks for: as given, but a resumed search from fixed
+/// cubes takes its checkpoint's patterns (and with them `--symmetry c3` and the cube settings'
+/// defaults), so that it goes on as it started.
+fn engine_flags(args: &Args) -> Result<EngineArgs> {
+    let mut engine = args.engine.clone();
+    let Some(dir) = &args.resume else { return Ok(engine) };
+    if !engine.cubes.is_empty() {
+        bail!("--cubes starts a new search; a resumed one keeps the cubes of its checkpoint");
+    }
+    let cubes = Checkpoint::read_cubes(dir)?;
+    if let Some(bad) = cubes.iter().find_map(|c| parse_diagonal(c).err()) {
+        bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
+    }
+    if !cubes.is_empty() {
+        tracing::info!("resuming a search from the cubes {}", cubes.join(","));
+        engine.symmetry = SymmetryArg::C3;
+    }
+    engine.cubes = cubes;
+    Ok(engine)
+}
+
+/// The beginning the flags ask for (of island `index` of `islands`; `engine`: the engine flags
+/// that [`engine_flags`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
+/// (with --cubes, the fixed cubes and unit terms).
+fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
+    if !engine.cubes.is_empty() && args.from.is_some() {
+        bail!("--cubes and --from are two different starts; give one");
     }
     if let Some(dir) = &args.resume {
-        let (cp, start) = resume_start(dir, index, islands)?;
+        let (cp, mut start) = resume_start(dir, index, islands)?;
         let shape = cp.shape()?;
         refuse_contradictions(args, dir, &cp, shape)?;
+        if !engine.cubes.is_empty() {
+            // The start of independent restarts, and the rank the plus slack counts from.
+            start.pool.push(engine.naive_start(shape)?);
+        }
         return Ok(Begin {
             shape,
             best_known: args.best_known.or(best_known_rank(shape)),
@@ -211,9 +232,9 @@ fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
     }
     let scheme = match &args.from {
         Some(path) => read_valid_f2(path)?,
-        None => args.engine.naive_start(args.size.expect("clap requires --size"))?,
+        None => engine.naive_start(args.size.expect("clap requires --size"))?,
     };
-    if let (Some(path), Symmetry::C3) = (&args.from, args.engine.spec().symmetry) {
+    if let (Some(path), Symmetry::C3) = (&args.from, engine.spec().symmetry) {
         if !is_c3_invariant(&scheme) {
             bail!(
                 "{}: not invariant under the cyclic symmetry a(x)b(x)c -> b(x)c(x)a; --symmetry c3 needs an invariant start (the naive scheme is one; flipgraph info says)",
@@ -238,7 +259,7 @@ fn begin(args: &Args, index: usize, islands: usize) -> Result<Begin> {
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
-        seed: args.engine.seed(),
+        seed: engine.seed(),
         target,
         best_known,
     })
@@ -327,6 +348,7 @@ pub struct Ended {
 /// the island of a job that `place` says.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
     let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
+    let flags = engine_flags(args)?;
     let Begin {
         shape,
         start,
@@ -334,11 +356,11 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         seed,
         target,
         best_known,
-    } = begin(args, index, islands)?;
+    } = begin(args, &flags, index, islands)?;
     let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
-        Some(place) => place.share(args.engine.spec_from(start_rank)),
-        None => args.engine.spec_from(start_rank),
+        Some(place) => place.share(flags.spec_from(start_rank)),
+        None => flags.spec_from(start_rank),
     };
     let mut engine = spec.open(shape)?;
     let resume = args.resume.is_some();
@@ -350,13 +372,14 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         time_limit: args.time,
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
-        restarts: args.engine.restarts(),
+        restarts: flags.restarts(),
+        cubes: flags.cubes.clone(),
         ..SearchConfig::new(
             shape,
             target,
             seed,
             spec.steps_per_round(engine.timed_rounds()),
-            args.engine.patience(),
+            flags.patience(),
         )
     };
     // Island 0 speaks for the job.

@@ -47,6 +47,8 @@ pub struct SearchConfig {
     pub best_known: Option<usize>,
     /// Where walkers restart.
     pub restarts: Restarts,
+    /// The `--cubes` patterns of a search from fixed cubes, kept in its checkpoints.
+    pub cubes: Vec<String>,
 }
 
 /// Where walkers restart.
@@ -92,6 +94,7 @@ impl SearchConfig {
             checkpoint_every: Duration::from_secs(5),
             best_known: best_known_rank(shape),
             restarts: Restarts::Pool,
+            cubes: Vec::new(),
         }
     }
 }
@@ -596,6 +599,7 @@ impl<'a> Driver<'a> {
                 .iter()
                 .map(|s| s.terms().iter().map(|t| t.factors()).collect())
                 .collect(),
+            cubes: self.config.cubes.clone(),
         };
         out.checkpoint(&cp)
     }

@@ -42,6 +42,17 @@ pub struct Checkpoint {
     pub rounds: u64,
     /// Each scheme as a list of `[a, b, c]` factor bit masks.
     pub pool: Vec<Vec<[u64; 3]>>,
+    /// The diagonal patterns of a search from fixed cubes (`--cubes`), so that its resume
+    /// keeps that start and the settings that go with it; empty for other searches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cubes: Vec<String>,
+}
+
+/// The part of a checkpoint that says how the search started, read without the pool's checks.
+#[derive(Deserialize)]
+struct StartRecipe {
+    #[serde(default)]
+    cubes: Vec<String>,
 }
 
 impl Checkpoint {
@@ -67,6 +78,16 @@ impl Checkpoint {
     pub fn elapsed(&self) -> Duration {
         // `read` refused any other value.
         Duration::from_secs_f64(self.elapsed_s)
+    }
+
+    /// The `--cubes` patterns of the search in `dir` (empty for a search of another start),
+    /// from its checkpoint, whose pool is left unchecked: [`Checkpoint::read`] checks it.
+    pub fn read_cubes(dir: &Path) -> Result<Vec<String>> {
+        let path = dir.join(CHECKPOINT);
+        let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
+        let recipe: StartRecipe = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
+        Ok(recipe.cubes)
     }
 
     /// Reads and checks `DIR/checkpoint.json`.
