@@ -124,8 +124,11 @@ fn self_test_walks(
     let config = WalkConfig {
         plateau,
         generalized: true,
-        // Two plus moves of a symmetric walk (three terms each).
-        max_rank: 6,
+        // Three plus moves of a plain walk, two of a symmetric one (three terms each).
+        max_rank: match symmetry {
+            Symmetry::None => 3,
+            Symmetry::C3 => 6,
+        },
     };
     let options = GpuOptions {
         walkers: Some(WALKERS),

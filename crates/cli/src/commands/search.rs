@@ -107,8 +107,10 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 /// Where island `index` of a job of `islands` (0 of 1 for a lone search) resumes the search in
 /// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
 /// islands' included), and the time and counters of those it takes over (of islands `index`,
-/// `index + islands`, ...), so that a job resumes with any number of islands.
-fn resume_start(dir: &Path, index: usize, islands: usize) -> Result<(Checkpoint, Start)> {
+/// `index + islands`, ...), so that a job resumes with any number of islands. A search from
+/// fixed cubes (`engine`, as [`engine_flags`] resolved it) gets its cube start back as well:
+/// the start of independent restarts, and the rank the plus slack counts from.
+fn resume_start(dir: &Path, index: usize, islands: usize, engine: &EngineArgs) -> Result<(Checkpoint, Start)> {
     let all = read_all_checkpoints(dir)?;
     let mut start = Start {
         pool: Vec::new(),
@@ -138,6 +140,9 @@ fn resume_start(dir: &Path, index: usize, islands: usize) -> Result<(Checkpoint,
         }
     }
     let (_, main) = all.into_iter().next().expect("the search's own checkpoint");
+    if !engine.cubes.is_empty() {
+        start.pool.push(engine.naive_start(main.shape()?)?);
+    }
     Ok((main, start))
 }
 
@@ -214,13 +219,9 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         bail!("--cubes and --from are two different starts; give one");
     }
     if let Some(dir) = &args.resume {
-        let (cp, mut start) = resume_start(dir, index, islands)?;
+        let (cp, start) = resume_start(dir, index, islands, engine)?;
         let shape = cp.shape()?;
         refuse_contradictions(args, dir, &cp, shape)?;
-        if !engine.cubes.is_empty() {
-            // The start of independent restarts, and the rank the plus slack counts from.
-            start.pool.push(engine.naive_start(shape)?);
-        }
         return Ok(Begin {
             shape,
             best_known: args.best_known.or(best_known_rank(shape)),
@@ -408,7 +409,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
-            let (_, start) = resume_start(&out_dir, 0, 1)?;
+            let (_, start) = resume_start(&out_dir, 0, 1, &flags)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = Progress::new(args.json, args.quiet);
             let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;
