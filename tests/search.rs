@@ -535,12 +535,7 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
     assert!(text(&done).contains("target reached: best rank 23"), "{}", text(&done));
     assert_folder_sound(&out);
     for file in results(&out) {
-        let info = bin().arg("info").arg(&file).output().unwrap();
-        assert!(
-            text(&info).contains("C3-invariant (a(x)b(x)c -> b(x)c(x)a): yes"),
-            "{}",
-            text(&info)
-        );
+        assert_c3_invariant(&file);
     }
     // A start that is not invariant, a shape that is not square, and what the GPU's symmetric
     // walk does not do (free fixed terms, reductions by a scan) are refused, before any GPU is
@@ -570,6 +565,27 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
             .unwrap();
         assert_eq!(refused.status.code(), Some(1), "{args:?}");
         assert!(text(&refused).contains(want), "{args:?}: {}", text(&refused));
+    }
+}
+
+/// `flipgraph info` says `file` is C3-invariant.
+fn assert_c3_invariant(file: &Path) {
+    let info = bin().arg("info").arg(file).output().unwrap();
+    assert!(
+        text(&info).contains("C3-invariant (a(x)b(x)c -> b(x)c(x)a): yes"),
+        "{}",
+        text(&info)
+    );
+}
+
+/// The JSON scheme `file` holds the cube of every diagonal pattern of `cubes`.
+fn assert_keeps_cubes(file: &Path, cubes: &[&str]) {
+    for pattern in cubes {
+        assert!(
+            has_diagonal_cube(file, pattern),
+            "{}: no cube {pattern}",
+            file.display()
+        );
     }
 }
 
@@ -635,13 +651,7 @@ fn a_resumed_cube_search_keeps_its_cubes_and_their_settings() {
     assert!(again.contains("C3-invariant schemes, fixed terms frozen"), "{again}");
     assert_folder_sound(&out);
     for file in results(&out) {
-        for pattern in cubes {
-            assert!(
-                has_diagonal_cube(&file, pattern),
-                "{}: no cube {pattern}",
-                file.display()
-            );
-        }
+        assert_keeps_cubes(&file, &cubes);
     }
 }
 
@@ -686,20 +696,9 @@ fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
     );
     assert!(files.len() >= 2, "{files:?}");
     for file in files {
-        let info = bin().arg("info").arg(&file).output().unwrap();
-        assert!(
-            text(&info).contains("C3-invariant (a(x)b(x)c -> b(x)c(x)a): yes"),
-            "{}",
-            text(&info)
-        );
+        assert_c3_invariant(&file);
         // Frozen: every result keeps both cubes of the start.
-        for pattern in cubes {
-            assert!(
-                has_diagonal_cube(&file, pattern),
-                "{}: no cube {pattern}",
-                file.display()
-            );
-        }
+        assert_keeps_cubes(&file, &cubes);
     }
     // Patterns that do not fit, and starts that --cubes cannot go with, are refused.
     let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");

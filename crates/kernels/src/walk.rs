@@ -177,21 +177,8 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
     }
 
-    /// Whether the walk is symmetric: slots hold orbit representatives.
-    #[inline(always)]
-    fn c3(&self) -> bool {
-        C3
-    }
-
     /// Terms of rank per slot: a triple orbit's three in a symmetric walk.
-    #[inline(always)]
-    fn unit(&self) -> u32 {
-        if self.c3() {
-            3
-        } else {
-            1
-        }
-    }
+    const UNIT: u32 = if C3 { 3 } else { 1 };
 
     /// Where the factors of a term seen from `pos` (core's [`Term::rotated`]) start: computed
     /// once per move, so that reading a term rotated costs no selects by position.
@@ -250,8 +237,8 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     fn clear(&mut self, slot: usize) {
         self.put(slot, Term::default());
         self.log(log::CLEAR, 0, slot, 0, 0);
-        self.st.rank -= self.unit();
-        self.tally.reductions += self.unit();
+        self.st.rank -= Self::UNIT;
+        self.tally.reductions += Self::UNIT;
     }
 
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
@@ -323,7 +310,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
         let flipless = self.failed >= FLIPLESS_AFTER;
-        if (plateau || flipless) && self.st.rank + self.unit() <= self.st.max_rank {
+        if (plateau || flipless) && self.st.rank + Self::UNIT <= self.st.max_rank {
             self.failed = 0;
             self.outlined(|w| {
                 if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
@@ -337,7 +324,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
         for round in 0..self.p.match_rounds.min(self.k) {
             // A symmetric walk's lanes each offer a rotation of their own drawing.
-            let at = if self.c3() {
+            let at = if C3 {
                 lane_rotation(r as u32, self.lane, round)
             } else {
                 pos
@@ -413,7 +400,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
             // An earlier flip's reductions may have changed or cleared the pair.
             let key = self.factor(at_t.index(), t);
             if key != 0 && key == self.factor(at_u.index(), u) {
-                if self.c3() {
+                if C3 {
                     self.orbit_flip(t, at_t, u, at_u, work);
                 } else {
                     self.flip(t, u, pos, work);
@@ -440,13 +427,18 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         if self.p.flags & FLAG_SCAN != 0 {
             self.settle(t, x, u, y, pos, rotation, work);
         } else if x.is_zero() || y.is_zero() {
-            // The flip of two terms sharing two factors: a merge.
-            let before = self.st.rank;
-            let others = ALL & !(1 << pos.index());
-            work.push(t, others);
-            work.push(u, others);
-            self.outlined(|w| w.reduce(work, before));
+            self.reduce_flipped(t, u, ALL & !(1 << pos.index()), work);
         }
+    }
+
+    /// After a flip that zeroed `t` or `u` (they shared two factors: a merge), takes the
+    /// reductions of both, checking the positions in `mask`.
+    #[inline(always)]
+    fn reduce_flipped(&mut self, t: usize, u: usize, mask: u8, work: &mut Work) {
+        let before = self.st.rank;
+        work.push(t, mask);
+        work.push(u, mask);
+        self.outlined(|w| w.reduce(work, before));
     }
 
     /// The orbit flip of a symmetric walk: core's flip at A between the representatives of
@@ -476,11 +468,8 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         self.tally.flips += 1;
         self.failed = 0;
         if x.is_zero() || y.is_zero() {
-            // Two representatives sharing two factors: a merge.
-            let before = self.st.rank;
-            work.push(t, ALL);
-            work.push(u, ALL);
-            self.outlined(|w| w.reduce(work, before));
+            // Rotations differ: a merge partner may share any two factors.
+            self.reduce_flipped(t, u, ALL, work);
         }
     }
 
@@ -638,7 +627,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
                 self.clear(slot);
                 continue;
             }
-            if self.c3() {
+            if C3 {
                 if let Some((other, rotation)) = self.orbit_merge_partner(slot, x) {
                     self.merge(slot, other, rotation, x, work);
                 }
@@ -718,14 +707,14 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     /// at `slot`. A symmetric walk refuses a merge that leaves `X (x) X (x) X`.
     fn merge(&mut self, slot: usize, other: usize, rotation: Position, x: Term, work: &mut Work) {
         let merged = moves::merge(&x, &self.term_from(other, self.rotation(rotation))).unwrap_or_default();
-        if self.c3() && merged.is_cube() {
+        if C3 && merged.is_cube() {
             return;
         }
         self.put(slot, merged);
         self.put(other, Term::default());
         self.log(log::MERGE, rotation as u32, slot, other, 0);
-        self.st.rank -= self.unit();
-        self.tally.reductions += self.unit();
+        self.st.rank -= Self::UNIT;
+        self.tally.reductions += Self::UNIT;
         if merged.is_zero() {
             self.clear(slot);
         } else {
@@ -885,7 +874,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
             return;
         }
         let (changed, added) = moves::plus(&x, &y, pos);
-        if self.c3() && (changed.is_cube() || added.is_cube()) {
+        if C3 && (changed.is_cube() || added.is_cube()) {
             // It would make a fixed term; a symmetric walk's are frozen.
             return;
         }
@@ -906,7 +895,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
             }
         }
         self.log(log::PLUS, pos as u32, t, u, v);
-        self.st.rank += self.unit();
+        self.st.rank += Self::UNIT;
         self.tally.plus += 1;
         self.st.since_reduction = 0;
     }
@@ -983,7 +972,7 @@ impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
         match global.staged {
             Some(staged) => {
                 let live = w.fill(staged);
-                w.st.rank = st.fixed + w.unit() * live;
+                w.st.rank = st.fixed + Self::UNIT * live;
                 w.st.best_rank = w.st.rank;
                 w.st.since_reduction = 0;
                 w.st.logged = 0;

@@ -364,9 +364,13 @@ impl GpuEngine {
     /// The slots a staged scheme occupies: its terms (a symmetric walk's triple orbits) in
     /// order, then empty ones.
     pub fn staged_slots(&self, scheme: &Scheme) -> Result<Vec<Term>> {
-        let mut slots = walked_terms(scheme, self.options.symmetry)?.0;
-        slots.resize(self.cap.max(slots.len()), Term::default());
-        Ok(slots)
+        Ok(self.slots_of(walked_terms(scheme, self.options.symmetry)?.0))
+    }
+
+    /// A walker's slots holding `terms`: they, then empty ones.
+    fn slots_of(&self, mut terms: Vec<Term>) -> Vec<Term> {
+        terms.resize(self.cap.max(terms.len()), Term::default());
+        terms
     }
 }
 
@@ -405,7 +409,7 @@ impl Engine for GpuEngine {
             Some(&i) => i,
             None => {
                 let i = (self.staged.len() / scheme_words(self.cap)) as u32;
-                let slots = self.staged_slots(scheme)?;
+                let slots = self.slots_of(terms.clone());
                 for pos in flipgraph_core::Position::ALL {
                     self.staged.extend(slots.iter().map(|t| t.get(pos)));
                 }
