@@ -921,3 +921,35 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
     let done = resume(&out, "0.2s");
     assert!(done.status.success(), "{}", text(&done));
 }
+
+#[test]
+fn a_frozen_symmetric_search_says_which_ranks_it_cannot_end_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .args([
+                "search",
+                "--size",
+                "5",
+                "--symmetry",
+                "c3",
+                "--backend",
+                "cpu",
+                "--time",
+                "0.3s",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path().join(extra.join("")))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    // The naive 5x5x5 has 5 fixed terms: ranks 2 modulo 3, so the best known 93 is out of reach.
+    let naive = run(&["--fixed-terms", "frozen"]);
+    assert!(naive.contains("cannot end at rank 93, only at 92 or below"), "{naive}");
+    // Three cubes leave 3 fixed terms, and 93 is one of the ranks.
+    let cubes = run(&["--cubes", "10001,01010,00100"]);
+    assert!(!cubes.contains("cannot end at rank"), "{cubes}");
+}

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
-use flipgraph_core::symmetry::is_c3_invariant;
+use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms, SymmetricScheme};
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
@@ -253,6 +253,16 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     let target = args
         .target_rank
         .unwrap_or_else(|| default_target(best_known, scheme.rank()));
+    let spec = engine.spec();
+    if spec.symmetry == Symmetry::C3 && spec.fixed_terms == FixedTerms::Frozen {
+        let fixed = SymmetricScheme::from_scheme(&scheme)?.fixed_count();
+        if let Some(stop) = frozen_stop(target, fixed) {
+            tracing::warn!(
+                "with {fixed} frozen fixed terms every rank of this walk is {} modulo 3: it cannot end at rank {target}, only at {stop} or below (--fixed-terms free, or another start, changes that)",
+                fixed % 3
+            );
+        }
+    }
     Ok(Begin {
         shape,
         start: Start::from_scheme(scheme),
@@ -264,6 +274,14 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         target,
         best_known,
     })
+}
+
+/// Where a symmetric walk with `fixed` frozen fixed terms can stop on its way to `target`: its
+/// moves change the rank by three terms at a time, so every rank it takes is `fixed` modulo 3.
+/// None when `target` is such a rank; else the highest one below it.
+fn frozen_stop(target: usize, fixed: usize) -> Option<usize> {
+    let off = (target + 3 - fixed % 3) % 3;
+    (off != 0).then(|| target.saturating_sub(off))
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
@@ -481,5 +499,20 @@ impl Ended {
                 })
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frozen_stop;
+
+    #[test]
+    fn a_frozen_symmetric_walk_stops_only_at_ranks_of_its_residue() {
+        // 5x5x5 from naive: 5 fixed terms, ranks 2 modulo 3; 93 is 0 modulo 3, 92 is the stop.
+        assert_eq!(frozen_stop(93, 5), Some(92));
+        // From the cubes 10001,01010,00100: 3 fixed terms, and 93 is reachable.
+        assert_eq!(frozen_stop(93, 3), None);
+        assert_eq!(frozen_stop(94, 3), Some(93));
+        assert_eq!(frozen_stop(1, 2), Some(0));
     }
 }
