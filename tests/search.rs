@@ -953,3 +953,55 @@ fn a_frozen_symmetric_search_says_which_ranks_it_cannot_end_at() {
     let cubes = run(&["--cubes", "10001,01010,00100"]);
     assert!(!cubes.contains("cannot end at rank"), "{cubes}");
 }
+
+#[test]
+fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c3");
+    let run = |extra: &[&str]| {
+        let done = search_4x4x4(&["--threads", "2", "--time", "0.5s", "--target-rank", "40", "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{}", text(&done));
+        text(&done)
+    };
+    run(&["--symmetry", "c3", "--fixed-terms", "frozen"]);
+    let checkpoint = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
+    assert!(
+        checkpoint.contains(r#""symmetric":"c3, fixed terms frozen""#),
+        "{checkpoint}"
+    );
+    // No flags but the folder: the resume walks the same schemes.
+    let again = bin()
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--time",
+            "0.5s",
+            "--resume",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        text(&again).contains("C3-invariant schemes, fixed terms frozen"),
+        "{}",
+        text(&again)
+    );
+    assert_folder_sound(&out);
+    for file in results(&out) {
+        assert_c3_invariant(&file);
+    }
+    // A damaged record is refused, naming the checkpoint.
+    let damaged = checkpoint.replace("c3, fixed terms frozen", "c5");
+    std::fs::write(out.join("checkpoint.json"), damaged).unwrap();
+    let refused = search_4x4x4(&["--resume", out.to_str().unwrap()]).output().unwrap();
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(text(&refused).contains("unknown symmetry 'c5'"), "{}", text(&refused));
+}

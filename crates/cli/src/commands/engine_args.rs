@@ -285,6 +285,14 @@ macro_rules! choices {
                 }
             }
         }
+
+        impl From<$ty> for $arg {
+            fn from(value: $ty) -> $arg {
+                match value {
+                    $($ty::$variant => $arg::$variant,)+
+                }
+            }
+        }
     };
 }
 

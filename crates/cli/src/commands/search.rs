@@ -199,15 +199,20 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     if !engine.cubes.is_empty() {
         bail!("--cubes starts a new search; a resumed one keeps the cubes of its checkpoint");
     }
-    let cubes = Checkpoint::read_cubes(dir)?;
-    if let Some(bad) = cubes.iter().find_map(|c| parse_diagonal(c).err()) {
+    let recipe = Checkpoint::read_recipe(dir)?;
+    if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
-    if !cubes.is_empty() {
-        tracing::info!("resuming a search from the cubes {}", cubes.join(","));
+    if !recipe.cubes.is_empty() {
+        tracing::info!("resuming a search from the cubes {}", recipe.cubes.join(","));
         engine.symmetry = SymmetryArg::C3;
     }
-    engine.cubes = cubes;
+    if let Some(fixed) = recipe.symmetric {
+        // The checkpoint's pool holds C3-invariant schemes: the resume walks them as such.
+        engine.symmetry = SymmetryArg::C3;
+        engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
+    }
+    engine.cubes = recipe.cubes;
     Ok(engine)
 }
 
@@ -393,6 +398,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         best_known,
         restarts: flags.restarts(),
         cubes: flags.cubes.clone(),
+        symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         ..SearchConfig::new(
             shape,
             target,

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::rng::WyRand;
+use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
@@ -22,7 +23,7 @@ use serde_json::json;
 
 use crate::engine::{Engine, WalkerStatus};
 use island::Island;
-use output::{Checkpoint, Output};
+use output::{symmetric_name, Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
 use record::Lifts;
@@ -49,6 +50,9 @@ pub struct SearchConfig {
     pub restarts: Restarts,
     /// The `--cubes` patterns of a search from fixed cubes, kept in its checkpoints.
     pub cubes: Vec<String>,
+    /// For a search of C3-invariant schemes, whether its fixed terms are frozen: kept in its
+    /// checkpoints, so that a resume walks the same schemes.
+    pub symmetric: Option<FixedTerms>,
 }
 
 /// Where walkers restart.
@@ -95,6 +99,7 @@ impl SearchConfig {
             best_known: best_known_rank(shape),
             restarts: Restarts::Pool,
             cubes: Vec::new(),
+            symmetric: None,
         }
     }
 }
@@ -600,6 +605,7 @@ impl<'a> Driver<'a> {
                 .map(|s| s.terms().iter().map(|t| t.factors()).collect())
                 .collect(),
             cubes: self.config.cubes.clone(),
+            symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
         };
         out.checkpoint(&cp)
     }

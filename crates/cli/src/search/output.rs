@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
+use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
@@ -46,13 +47,36 @@ pub struct Checkpoint {
     /// keeps that start and the settings that go with it; empty for other searches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cubes: Vec<String>,
+    /// A search of C3-invariant schemes: [`symmetric_name`] of its fixed terms; None for a plain
+    /// search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetric: Option<String>,
 }
 
-/// The part of a checkpoint that says how the search started, read without the pool's checks.
+/// How a search started and what it walks, as its checkpoint says (read without the pool's
+/// checks: [`Checkpoint::read`] does them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recipe {
+    /// Its `--cubes` patterns (empty for a search of another start).
+    pub cubes: Vec<String>,
+    /// For a search of C3-invariant schemes, whether its fixed terms are frozen.
+    pub symmetric: Option<FixedTerms>,
+}
+
 #[derive(Deserialize)]
-struct StartRecipe {
+struct RecipeFields {
     #[serde(default)]
     cubes: Vec<String>,
+    #[serde(default)]
+    symmetric: Option<String>,
+}
+
+/// How a checkpoint names the fixed terms of a search of C3-invariant schemes.
+pub fn symmetric_name(fixed: FixedTerms) -> &'static str {
+    match fixed {
+        FixedTerms::Frozen => "c3, fixed terms frozen",
+        FixedTerms::Free => "c3, fixed terms free",
+    }
 }
 
 impl Checkpoint {
@@ -80,14 +104,26 @@ impl Checkpoint {
         Duration::from_secs_f64(self.elapsed_s)
     }
 
-    /// The `--cubes` patterns of the search in `dir` (empty for a search of another start),
-    /// from its checkpoint, whose pool is left unchecked: [`Checkpoint::read`] checks it.
-    pub fn read_cubes(dir: &Path) -> Result<Vec<String>> {
+    /// How the search in `dir` started and what it walks, from its checkpoint, whose pool is
+    /// left unchecked: [`Checkpoint::read`] checks it.
+    pub fn read_recipe(dir: &Path) -> Result<Recipe> {
         let path = dir.join(CHECKPOINT);
         let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
-        let recipe: StartRecipe = serde_json::from_slice(&bytes)
+        let fields: RecipeFields = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
-        Ok(recipe.cubes)
+        let symmetric = match fields.symmetric.as_deref() {
+            None => None,
+            Some(name) => Some(
+                [FixedTerms::Frozen, FixedTerms::Free]
+                    .into_iter()
+                    .find(|&fixed| symmetric_name(fixed) == name)
+                    .with_context(|| format!("{}: unknown symmetry '{name}' (damaged checkpoint?)", path.display()))?,
+            ),
+        };
+        Ok(Recipe {
+            cubes: fields.cubes,
+            symmetric,
+        })
     }
 
     /// Reads and checks `DIR/checkpoint.json`.
