@@ -663,3 +663,25 @@ fn special_and_oversized_inputs_are_refused_without_reading_them_whole() {
         text(&out)
     );
 }
+
+#[test]
+fn bench_refuses_cubes_beside_a_start_from_files() {
+    let laderman = data("3x3x3-r23-laderman.m");
+    let out = flipgraph(&[
+        "bench",
+        "--backend",
+        "cpu",
+        "--symmetry",
+        "c3",
+        "--cubes",
+        "101",
+        "--from",
+        laderman.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out).contains("--cubes and --from are two different starts"),
+        "{}",
+        text(&out)
+    );
+}

@@ -94,9 +94,7 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
             })
             .collect();
     }
-    if !args.engine.cubes.is_empty() {
-        bail!("--cubes and --from are two different starts; give one");
-    }
+    args.engine.refuse_cubes_beside(true)?;
     args.from
         .iter()
         .map(|path| {

@@ -178,6 +178,14 @@ impl EngineArgs {
         !self.cubes.is_empty()
     }
 
+    /// Refuses --cubes beside a start from files (`from_files`): they are two starts.
+    pub fn refuse_cubes_beside(&self, from_files: bool) -> Result<()> {
+        if self.cube_search() && from_files {
+            bail!("--cubes and --from are two different starts; give one");
+        }
+        Ok(())
+    }
+
     /// Where the driver restarts walkers.
     pub fn restarts(&self) -> Restarts {
         match (self.restarts, self.cube_search()) {
