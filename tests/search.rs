@@ -86,6 +86,18 @@ fn search_4x4x4(extra: &[&str]) -> Command {
     cmd
 }
 
+/// Runs `flipgraph search --backend cpu --threads 2 --time TIME` with `extra` to a successful
+/// end; what it printed.
+fn cpu_search(time: &str, extra: &[&str]) -> String {
+    let done = bin()
+        .args(["search", "--backend", "cpu", "--threads", "2", "--time", time])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    text(&done)
+}
+
 fn start_search(dir: &Path, checkpoint_secs: &str) -> Child {
     search_4x4x4(&["--checkpoint-secs", checkpoint_secs])
         .args(["--target-rank", "40", "--time", "120s", "--out"])
@@ -612,25 +624,7 @@ fn has_diagonal_cube(file: &Path, pattern: &str) -> bool {
 fn a_resumed_cube_search_keeps_its_cubes_and_their_settings() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cubes");
-    let run = |extra: &[&str]| {
-        let done = bin()
-            .args([
-                "search",
-                "--backend",
-                "cpu",
-                "--threads",
-                "2",
-                "--time",
-                "1s",
-                "--target-rank",
-                "40",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(done.status.success(), "{}", text(&done));
-        text(&done)
-    };
+    let run = |extra: &[&str]| cpu_search("1s", &[&["--target-rank", "40"], extra].concat());
     let cubes = ["1001", "0110"];
     let first = run(&[
         "--size",
@@ -926,25 +920,9 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
 fn a_frozen_symmetric_search_says_which_ranks_it_cannot_end_at() {
     let dir = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
-        let out = bin()
-            .args([
-                "search",
-                "--size",
-                "5",
-                "--symmetry",
-                "c3",
-                "--backend",
-                "cpu",
-                "--time",
-                "0.3s",
-            ])
-            .args(extra)
-            .arg("--out")
-            .arg(dir.path().join(extra.join("")))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", text(&out));
-        text(&out)
+        let out = dir.path().join(extra.join(""));
+        let shape = ["--size", "5", "--symmetry", "c3", "--out", out.to_str().unwrap()];
+        cpu_search("0.3s", &[&shape[..], extra].concat())
     };
     // The naive 5x5x5 has 5 fixed terms: ranks 2 modulo 3, so the best known 93 is out of reach.
     let naive = run(&["--fixed-terms", "frozen"]);
@@ -958,42 +936,20 @@ fn a_frozen_symmetric_search_says_which_ranks_it_cannot_end_at() {
 fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c3");
-    let run = |extra: &[&str]| {
-        let done = search_4x4x4(&["--threads", "2", "--time", "0.5s", "--target-rank", "40", "--out"])
-            .arg(&out)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(done.status.success(), "{}", text(&done));
-        text(&done)
-    };
-    run(&["--symmetry", "c3", "--fixed-terms", "frozen"]);
+    let out_arg = out.to_str().unwrap();
+    let frozen = ["--symmetry", "c3", "--fixed-terms", "frozen"];
+    cpu_search(
+        "0.5s",
+        &[&["--size", "4", "--target-rank", "40", "--out", out_arg][..], &frozen].concat(),
+    );
     let checkpoint = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
     assert!(
         checkpoint.contains(r#""symmetric":"c3, fixed terms frozen""#),
         "{checkpoint}"
     );
     // No flags but the folder: the resume walks the same schemes.
-    let again = bin()
-        .args([
-            "search",
-            "--backend",
-            "cpu",
-            "--threads",
-            "2",
-            "--time",
-            "0.5s",
-            "--resume",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(again.status.success(), "{}", text(&again));
-    assert!(
-        text(&again).contains("C3-invariant schemes, fixed terms frozen"),
-        "{}",
-        text(&again)
-    );
+    let again = cpu_search("0.5s", &["--resume", out_arg]);
+    assert!(again.contains("C3-invariant schemes, fixed terms frozen"), "{again}");
     assert_folder_sound(&out);
     for file in results(&out) {
         assert_c3_invariant(&file);
@@ -1001,7 +957,7 @@ fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
     // A damaged record is refused, naming the checkpoint.
     let damaged = checkpoint.replace("c3, fixed terms frozen", "c5");
     std::fs::write(out.join("checkpoint.json"), damaged).unwrap();
-    let refused = search_4x4x4(&["--resume", out.to_str().unwrap()]).output().unwrap();
+    let refused = search_4x4x4(&["--resume", out_arg]).output().unwrap();
     assert_ne!(refused.status.code(), Some(0));
     assert!(text(&refused).contains("unknown symmetry 'c5'"), "{}", text(&refused));
 }

@@ -190,9 +190,10 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
     Ok(())
 }
 
-/// The engine flags of the search `args` asks for: as given, but a resumed search from fixed
-/// cubes takes its checkpoint's patterns (and with them `--symmetry c3` and the cube settings'
-/// defaults), so that it goes on as it started.
+/// The engine flags of the search `args` asks for: as given, but a resumed search takes what
+/// its checkpoint records of how it started: the symmetry and fixed-terms setting of a
+/// symmetric search, and the patterns of one from fixed cubes (with them `--symmetry c3` and the
+/// cube settings' defaults), so that it goes on as it started.
 fn engine_flags(args: &Args) -> Result<EngineArgs> {
     let mut engine = args.engine.clone();
     let Some(dir) = &args.resume else { return Ok(engine) };
@@ -238,7 +239,8 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         Some(path) => read_valid_f2(path)?,
         None => engine.naive_start(args.size.expect("clap requires --size"))?,
     };
-    if let (Some(path), Symmetry::C3) = (&args.from, engine.spec().symmetry) {
+    let spec = engine.spec();
+    if let (Some(path), Symmetry::C3) = (&args.from, spec.symmetry) {
         if !is_c3_invariant(&scheme) {
             bail!(
                 "{}: not invariant under the cyclic symmetry a(x)b(x)c -> b(x)c(x)a; --symmetry c3 needs an invariant start (the naive scheme is one; flipgraph info says)",
@@ -256,7 +258,6 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     let target = args
         .target_rank
         .unwrap_or_else(|| default_target(best_known, scheme.rank()));
-    let spec = engine.spec();
     if spec.symmetry == Symmetry::C3 && spec.fixed_terms == FixedTerms::Frozen {
         let fixed = SymmetricScheme::from_scheme(&scheme)?.fixed_count();
         if let Some(stop) = frozen_stop(target, fixed) {
