@@ -697,7 +697,7 @@ fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
     // Patterns that do not fit, and starts that --cubes cannot go with, are refused.
     let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
     let c3 = ["--symmetry", "c3"];
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["--size", "4", "--cubes", "1001,012"],
             "'012' is not a diagonal pattern",
@@ -716,6 +716,10 @@ fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
         (
             &["--resume", out.to_str().unwrap(), "--cubes", "1001"],
             "--cubes starts a new search; a resumed one keeps the cubes of its checkpoint",
+        ),
+        (
+            &["--resume", out.to_str().unwrap(), "--symmetry", "none"],
+            "--symmetry none cannot resume it",
         ),
         (
             &["--size", "4", "--symmetry", "none", "--cubes", "1001"],
@@ -954,6 +958,14 @@ fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
     for file in results(&out) {
         assert_c3_invariant(&file);
     }
+    // An explicit --symmetry none wins: the schemes are walked as plain ones, and the
+    // checkpoint says so from then on.
+    let plain = cpu_search("0.5s", &["--resume", out_arg, "--symmetry", "none"]);
+    assert!(plain.contains("walked as plain schemes"), "{plain}");
+    assert!(!plain.contains("C3-invariant schemes, fixed terms"), "{plain}");
+    let after = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
+    assert!(!after.contains(r#""symmetric":"c3"#), "{after}");
+    assert_folder_sound(&out);
     // A damaged record is refused, naming the checkpoint.
     let damaged = checkpoint.replace("c3, fixed terms frozen", "c5");
     std::fs::write(out.join("checkpoint.json"), damaged).unwrap();

@@ -365,7 +365,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         "--gpu-hints".into(),
         format!("{:?}", e.gpu_hints).to_lowercase(),
         "--symmetry".into(),
-        format!("{:?}", e.symmetry).to_lowercase(),
+        format!("{:?}", e.symmetry()).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),

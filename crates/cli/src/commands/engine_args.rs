@@ -80,9 +80,10 @@ pub struct EngineArgs {
     /// Where walkers restart (default: pool; with --cubes: independent).
     #[arg(long)]
     pub restarts: Option<RestartsArg>,
-    /// Which schemes to walk.
-    #[arg(long, default_value = "none")]
-    pub symmetry: SymmetryArg,
+    /// Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint
+    /// records).
+    #[arg(long)]
+    pub symmetry: Option<SymmetryArg>,
     /// With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
     /// Poole do, with their settings unless flags say otherwise (a fixed plateau of 16667, plus
     /// moves up to the start rank, patience 33000000, independent runs, one walker per CPU thread or
@@ -160,17 +161,22 @@ impl EngineArgs {
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
-            symmetry: self.symmetry.into(),
+            symmetry: self.symmetry().into(),
             slack_from: None,
             fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
                 (Some(given), _) => given.into(),
-                (None, true) if self.symmetry == SymmetryArg::C3 && self.backend == BackendArg::Gpu => {
+                (None, true) if self.symmetry() == SymmetryArg::C3 && self.backend == BackendArg::Gpu => {
                     FixedTerms::Frozen
                 }
                 (None, true) => FixedTerms::Free,
                 (None, false) => FixedTerms::Frozen,
             },
         }
+    }
+
+    /// Which schemes to walk: as given, else all.
+    pub fn symmetry(&self) -> SymmetryArg {
+        self.symmetry.unwrap_or(SymmetryArg::None)
     }
 
     /// True for a search from fixed cubes: Moosbauer and Poole's settings are its defaults.
@@ -221,7 +227,7 @@ impl EngineArgs {
         if self.cubes.is_empty() {
             return Ok(Scheme::naive(shape));
         }
-        if self.symmetry != SymmetryArg::C3 {
+        if self.symmetry() != SymmetryArg::C3 {
             bail!("--cubes needs --symmetry c3: the cubes are the fixed terms of the cyclic symmetry");
         }
         if !shape.is_square() {

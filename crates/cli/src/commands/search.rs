@@ -193,7 +193,9 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
 /// The engine flags of the search `args` asks for: as given, but a resumed search takes what
 /// its checkpoint records of how it started: the symmetry and fixed-terms setting of a
 /// symmetric search, and the patterns of one from fixed cubes (with them `--symmetry c3` and the
-/// cube settings' defaults), so that it goes on as it started.
+/// cube settings' defaults), so that it goes on as it started. An explicit `--symmetry none`
+/// walks a symmetric search's schemes as plain ones (they are schemes like any other), except
+/// from fixed cubes, whose settings are the symmetric walk's.
 fn engine_flags(args: &Args) -> Result<EngineArgs> {
     let mut engine = args.engine.clone();
     let Some(dir) = &args.resume else { return Ok(engine) };
@@ -204,14 +206,28 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
+    let plain = engine.symmetry == Some(SymmetryArg::None);
     if !recipe.cubes.is_empty() {
+        if plain {
+            bail!(
+                "{}: a search from the cubes {} walks C3-invariant schemes; --symmetry none cannot resume it (start a new search --from one of its results instead)",
+                dir.join(CHECKPOINT).display(),
+                recipe.cubes.join(",")
+            );
+        }
         tracing::info!("resuming a search from the cubes {}", recipe.cubes.join(","));
-        engine.symmetry = SymmetryArg::C3;
+        engine.symmetry = Some(SymmetryArg::C3);
     }
-    if let Some(fixed) = recipe.symmetric {
-        // The checkpoint's pool holds C3-invariant schemes: the resume walks them as such.
-        engine.symmetry = SymmetryArg::C3;
-        engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
+    match recipe.symmetric {
+        Some(_) if plain => {
+            tracing::info!("--symmetry none: the checkpoint's C3-invariant schemes are walked as plain schemes")
+        }
+        Some(fixed) => {
+            // The checkpoint's pool holds C3-invariant schemes: the resume walks them as such.
+            engine.symmetry = Some(SymmetryArg::C3);
+            engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
+        }
+        None => {}
     }
     engine.cubes = recipe.cubes;
     Ok(engine)
