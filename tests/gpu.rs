@@ -252,3 +252,36 @@ fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
         assert_eq!(row["walkers_invalid"], 0, "{row}");
     }
 }
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_symmetric_start_whose_fixed_terms_cancel_hands_back_the_cancelled_scheme() {
+    use flipgraph_core::formats::{write_f2, Format};
+    use flipgraph_core::{Scheme, Shape, Term};
+    if gpu().is_none() {
+        return;
+    }
+    // The naive 3x3x3 and twice the fixed term x(x)x(x)x: a C3-invariant scheme of rank 29
+    // that the GPU walks at rank 27, the two cancelled.
+    let naive = Scheme::naive(Shape::new(3, 3, 3).unwrap());
+    let x = naive.terms()[0].a | naive.terms()[4].a;
+    let twice = Term { a: x, b: x, c: x };
+    let start = Scheme::new(naive.shape(), [naive.terms(), &[twice, twice]].concat()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("3x3x3-r29.json");
+    std::fs::write(&file, write_f2(&start, Format::PerminovJson).unwrap()).unwrap();
+    let out = bin()
+        .args(["search", "--backend", "gpu", "--symmetry", "c3", "--time", "5s"])
+        .args(["--target-rank", "27", "--from"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    // At the target from its first step, every walker's report is the cancelled start, read
+    // from its best copy.
+    assert!(!said.contains("invalid scheme"), "{said}");
+    assert!(said.contains("target reached: best rank 27"), "{said}");
+}

@@ -974,6 +974,10 @@ impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
                 let live = w.fill(staged);
                 w.st.rank = st.fixed + Self::UNIT * live;
                 w.st.best_rank = w.st.rank;
+                // The start is the walker's best so far: where equal fixed terms cancelled, its
+                // rank is below the loaded scheme's, and the host reads this copy as an
+                // improvement.
+                w.save(global.best);
                 w.st.since_reduction = 0;
                 w.st.logged = 0;
                 st.load = NO_LOAD;

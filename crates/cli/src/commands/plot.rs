@@ -1,4 +1,5 @@
-//! `flipgraph plot DIR`: best rank and vertices/s over time, from a search's event log.
+//! `flipgraph plot DIR`: best rank and the walkers' ranks, vertices/s and reductions/s, and the
+//! plateau schedule over time, from a search's event log.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +10,8 @@ use plotters::prelude::*;
 
 use crate::search::output::{Checkpoint, EVENTS};
 
-/// Draw a search's progress as an SVG: best rank over time, and vertices/s.
+/// Draw a search's progress as an SVG: best rank and the walkers' ranks over time, vertices/s
+/// and reductions/s, and the walkers' median plateau limit.
 #[derive(clap::Args)]
 pub struct Args {
     /// The search's output folder (it holds events.jsonl).
@@ -27,6 +29,11 @@ type Runs = Vec<Vec<(f64, f64)>>;
 struct Series {
     rank: Runs,
     speed: Runs,
+    reductions: Runs,
+    /// The walkers' lowest, median and highest rank.
+    walkers: [Runs; 3],
+    /// The walkers' median plateau limit.
+    plateau: Runs,
     best_known: Option<f64>,
 }
 
@@ -46,6 +53,9 @@ fn read_events(args: &Args) -> Result<Series> {
     let mut s = Series {
         rank: Vec::new(),
         speed: Vec::new(),
+        reductions: Vec::new(),
+        walkers: Default::default(),
+        plateau: Vec::new(),
         best_known: None,
     };
     for (i, line) in text.lines().enumerate() {
@@ -61,8 +71,20 @@ fn read_events(args: &Args) -> Result<Series> {
                 }
             }
             Some("progress") => {
-                if let (Some(t), Some(v)) = (e["t"].as_f64(), e["vertices_per_s"].as_f64()) {
-                    push(&mut s.speed, (t, v / 1e6));
+                let Some(t) = e["t"].as_f64() else { continue };
+                let at = |runs: &mut Runs, value: &serde_json::Value, scale: f64| {
+                    if let Some(v) = value.as_f64() {
+                        push(runs, (t, v / scale));
+                    }
+                };
+                at(&mut s.speed, &e["vertices_per_s"], 1e6);
+                at(&mut s.reductions, &e["reductions_per_s"], 1e6);
+                // A walker limit of 0 is a fixed plateau without plus moves: nothing to draw.
+                if e["plateau"].as_f64().is_some_and(|p| p > 0.0) {
+                    at(&mut s.plateau, &e["plateau"], 1.0);
+                }
+                for (i, runs) in s.walkers.iter_mut().enumerate() {
+                    at(runs, &e["walker_ranks"][i], 1.0);
                 }
                 s.best_known = e["best_known"].as_f64().or(s.best_known);
             }
@@ -100,15 +122,31 @@ fn rank_steps(run: &[(f64, f64)], until: f64) -> Vec<(f64, f64)> {
 }
 
 fn draw(s: &Series, title: &str, out: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
-    let root = SVGBackend::new(out, (900, 700)).into_drawing_area();
+    let root = SVGBackend::new(out, (900, 1000)).into_drawing_area();
     root.fill(&WHITE)?;
-    let (top, bottom) = root.split_vertically(400);
+    let (top, rest) = root.split_vertically(400);
+    let (middle, bottom) = rest.split_vertically(300);
     let points = || s.rank.iter().chain(&s.speed).flatten();
     let t_end = points().map(|p| p.0).fold(1e-3, f64::max) * 1.02;
-    let ranks = s.rank.iter().flatten().map(|p| p.1).chain(s.best_known);
-    let (r_min, r_max) = ranks.fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(r), b.max(r)));
-    let mut chart = ChartBuilder::on(&top)
-        .caption(format!("{title}best rank"), ("sans-serif", 22))
+    draw_ranks(s, title, t_end, &top)?;
+    draw_speeds(s, title, t_end, &middle)?;
+    draw_plateau(s, title, t_end, &bottom)?;
+    root.present()?;
+    Ok(())
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// The best rank's steps, the walkers' lowest and median rank, and the best known rank. The
+/// highest walker rank is left out: a fresh restart from the start would flatten the rest.
+fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+    let [lowest, median, _] = &s.walkers;
+    let ranks = s.rank.iter().chain(lowest).chain(median).flatten().map(|p| p.1);
+    let (r_min, r_max) = ranks
+        .chain(s.best_known)
+        .fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(r), b.max(r)));
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("{title}best rank, and the walkers' ranks"), ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(55)
@@ -119,10 +157,28 @@ fn draw(s: &Series, title: &str, out: &std::path::Path) -> Result<(), Box<dyn st
         .y_desc("rank")
         .y_label_formatter(&|r| format!("{r:.0}"))
         .draw()?;
+    for (runs, color, label) in [
+        (median, RGBColor(230, 150, 30), "median walker"),
+        (lowest, GREEN, "lowest walker"),
+    ] {
+        for (i, run) in runs.iter().enumerate() {
+            let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
+            if i == 0 {
+                drawn
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+            }
+        }
+    }
     for (i, run) in s.rank.iter().enumerate() {
         // A run ends where the next (resumed) one starts, or at the end of the plot.
         let until = s.rank.get(i + 1).map_or(t_end, |next| next[0].0);
-        chart.draw_series(LineSeries::new(rank_steps(run, until), &BLUE))?;
+        let drawn = chart.draw_series(LineSeries::new(rank_steps(run, until), &BLUE))?;
+        if i == 0 {
+            drawn
+                .label("best")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE));
+        }
         chart.draw_series(run.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))?;
     }
     if let Some(known) = s.best_known {
@@ -135,26 +191,119 @@ fn draw(s: &Series, title: &str, out: &std::path::Path) -> Result<(), Box<dyn st
             ))?
             .label(format!("best known {known:.0}"))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
-        chart.configure_series_labels().border_style(BLACK).draw()?;
     }
-    let v_max = s.speed.iter().flatten().map(|p| p.1).fold(1.0, f64::max) * 1.1;
-    let mut chart = ChartBuilder::on(&bottom)
-        .caption(format!("{title}vertices/s (millions)"), ("sans-serif", 22))
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
+}
+
+/// Vertices/s and reductions/s, in millions.
+fn draw_speeds(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+    let v_max = s
+        .speed
+        .iter()
+        .chain(&s.reductions)
+        .flatten()
+        .map(|p| p.1)
+        .fold(1.0, f64::max)
+        * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{title}vertices/s and reductions/s (millions)"),
+            ("sans-serif", 22),
+        )
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(55)
         .build_cartesian_2d(0.0..t_end, 0.0..v_max)?;
-    chart.configure_mesh().x_desc("seconds").y_desc("M vertices/s").draw()?;
-    for run in &s.speed {
-        chart.draw_series(LineSeries::new(run.iter().copied(), &RED))?;
+    chart.configure_mesh().x_desc("seconds").y_desc("M per s").draw()?;
+    for (runs, color, label) in [(&s.speed, RED, "vertices/s"), (&s.reductions, GREEN, "reductions/s")] {
+        for (i, run) in runs.iter().enumerate() {
+            let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
+            if i == 0 {
+                drawn
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+            }
+        }
     }
-    root.present()?;
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
+}
+
+/// The walkers' median plateau limit (steps without a reduction before a plus move), on a
+/// log scale: the adaptive schedule moves it by orders of magnitude.
+fn draw_plateau(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+    let limits = s.plateau.iter().flatten().map(|p| p.1);
+    let (p_min, p_max) = limits.fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p), b.max(p)));
+    let (p_min, p_max) = if p_min > p_max {
+        (1.0, 10.0)
+    } else {
+        (p_min / 2.0, p_max * 2.0)
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(format!("{title}median plateau limit (steps)"), ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(35)
+        .y_label_area_size(55)
+        .build_cartesian_2d(0.0..t_end, (p_min..p_max).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds")
+        .y_desc("steps")
+        .y_label_formatter(&|p| format!("{p:.0}"))
+        .draw()?;
+    for run in &s.plateau {
+        chart.draw_series(LineSeries::new(run.iter().copied(), &BLUE))?;
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{push, rank_steps};
+    use super::{draw, push, rank_steps, read_events, Args};
+
+    #[test]
+    fn progress_events_draw_the_walkers_ranks_and_the_schedule() {
+        let dir = tempfile::tempdir().unwrap();
+        let events = [
+            r#"{"event":"improved","search_t":0.0,"rank":80}"#,
+            r#"{"event":"progress","t":10.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":640,"walker_ranks":[63,65,83],"best_known":60}"#,
+            "a line cut by a crash",
+            r#"{"event":"progress","t":20.0,"vertices_per_s":1.9e9,"reductions_per_s":4e6,"plateau":0,"walker_ranks":[62,64,83]}"#,
+        ];
+        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
+        let args = Args {
+            dir: dir.path().to_path_buf(),
+            output: None,
+        };
+        let s = read_events(&args).unwrap();
+        assert_eq!(s.walkers[0], vec![vec![(10.0, 63.0), (20.0, 62.0)]]);
+        assert_eq!(s.walkers[1], vec![vec![(10.0, 65.0), (20.0, 64.0)]]);
+        assert_eq!(s.reductions, vec![vec![(10.0, 3.0), (20.0, 4.0)]]);
+        // A limit of 0 (a fixed plateau without plus moves) is not drawn.
+        assert_eq!(s.plateau, vec![vec![(10.0, 640.0)]]);
+        assert_eq!(s.best_known, Some(60.0));
+        let out = dir.path().join("p.svg");
+        draw(&s, "4x4x5: ", &out).unwrap();
+        let svg = std::fs::read_to_string(&out).unwrap();
+        for part in [
+            "median plateau limit",
+            "lowest walker",
+            "median walker",
+            "reductions/s",
+            "best known 60",
+        ] {
+            assert!(svg.contains(part), "{part} missing");
+        }
+    }
 
     #[test]
     fn a_clock_that_goes_back_starts_a_new_run() {
