@@ -9,14 +9,14 @@
 //!
 //! use flipgraph_core::{Scheme, Shape};
 //! use flipgraph_search::engine::EngineSpec;
-//! use flipgraph_search::search::{progress::Progress, Driver, SearchConfig, Start, PATIENCE};
+//! use flipgraph_search::search::{progress::Progress, Driver, Patience, SearchConfig, Start, PATIENCE};
 //!
 //! let shape = Shape::square(4).unwrap();
 //! let spec = EngineSpec::default(); // the GPU when one is usable, else every core
 //! let mut engine = spec.open(shape)?;
 //! let config = SearchConfig {
 //!     time_limit: Some(Duration::from_secs(10)),
-//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds()), PATIENCE)
+//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds()), Patience::Growing(PATIENCE))
 //! };
 //! let start = Start::from_scheme(Scheme::naive(shape));
 //! let driver = Driver::new(engine.as_mut(), config, start, None, Progress::new(false, true), Instant::now())?;

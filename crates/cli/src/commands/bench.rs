@@ -13,7 +13,7 @@ use serde_json::json;
 use super::engine_args::EngineArgs;
 use crate::engine::{Backend, EngineSpec};
 use crate::search::progress::{si, Progress};
-use crate::search::{self, Driver, Restarts, SearchConfig};
+use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
 
 /// Measure: vertices/s, steps/s and rank reached per size from the naive scheme (or from given
 /// schemes); or the wall time from process start to a verified scheme of a given rank.
@@ -162,7 +162,7 @@ fn one_cpu_thread(spec: &EngineSpec) -> EngineSpec {
 struct Run {
     seed: u64,
     /// Steps without improvement after which a walker restarts from the pool.
-    patience: u64,
+    patience: Patience,
     restarts: Restarts,
     seconds: Duration,
 }

@@ -11,7 +11,7 @@ use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
-use crate::search::Restarts;
+use crate::search::{Patience, Restarts};
 
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
@@ -73,8 +73,9 @@ pub struct EngineArgs {
     /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
     #[arg(long, default_value = "auto")]
     pub gpu_hints: HintsArg,
-    /// Steps a walker may go without improving before it restarts (default 4000000; with
-    /// --cubes 33000000).
+    /// Steps a walker may go without improving before it restarts (default: 4000000, or half
+    /// the steps walked since the search last improved if more, so that walks lengthen while
+    /// it is stalled; with --cubes 33000000). A given N is fixed.
     #[arg(long)]
     pub patience: Option<u64>,
     /// Where walkers restart (default: pool; with --cubes: independent).
@@ -201,14 +202,14 @@ impl EngineArgs {
         }
     }
 
-    /// Steps a walker may go without improving before it restarts.
-    pub fn patience(&self) -> u64 {
-        let default = if self.cube_search() {
-            CUBE_PATIENCE
-        } else {
-            crate::search::PATIENCE
-        };
-        self.patience.unwrap_or(default)
+    /// Steps a walker may go without improving before it restarts: as given; with --cubes,
+    /// Moosbauer and Poole's; else growing while the search is stalled.
+    pub fn patience(&self) -> Patience {
+        match (self.patience, self.cube_search()) {
+            (Some(given), _) => Patience::Fixed(given),
+            (None, true) => Patience::Fixed(CUBE_PATIENCE),
+            (None, false) => Patience::Growing(crate::search::PATIENCE),
+        }
     }
 
     /// The engine these flags ask for, on a search that starts at rank `start_rank`: with
@@ -364,7 +365,7 @@ choices!(
 pub(crate) mod tests {
     use clap::Parser;
 
-    use super::EngineArgs;
+    use super::{EngineArgs, Patience};
 
     #[derive(Parser)]
     struct Cli {
@@ -399,7 +400,7 @@ pub(crate) mod tests {
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
         assert_eq!(
             (args.patience(), args.restarts()),
-            (CUBE_PATIENCE, Restarts::Independent)
+            (Patience::Fixed(CUBE_PATIENCE), Restarts::Independent)
         );
         // One walker per CPU thread; a GPU keeps its own default (every warp it holds).
         assert_eq!((spec.walkers, spec.walkers_per_thread), (None, 1));
@@ -421,11 +422,11 @@ pub(crate) mod tests {
         ]);
         let spec = told.spec();
         assert_eq!((spec.plateau, spec.plus_slack, spec.threads), (Some(9), 2, Some(3)));
-        assert_eq!((told.patience(), told.restarts()), (7, Restarts::Pool));
+        assert_eq!((told.patience(), told.restarts()), (Patience::Fixed(7), Restarts::Pool));
         let plain = engine(&["--symmetry", "c3"]);
         assert_eq!(
             (plain.patience(), plain.restarts()),
-            (crate::search::PATIENCE, Restarts::Pool)
+            (Patience::Growing(crate::search::PATIENCE), Restarts::Pool)
         );
         let free = engine(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
         assert_eq!(free.fixed_terms, FixedTerms::Free);

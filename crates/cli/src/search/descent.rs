@@ -25,7 +25,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::Scheme;
 
 use super::progress::Progress;
-use super::{default_target, Driver, OnImprovement, SearchConfig, Start, Summary, PATIENCE};
+use super::{default_target, Driver, OnImprovement, Patience, SearchConfig, Start, Summary, PATIENCE};
 use crate::engine::{Backend, EngineSpec};
 
 /// A search from one scheme down to a target rank, set up by its builder methods.
@@ -110,7 +110,7 @@ impl<'a> Descent<'a> {
                 target,
                 self.seed,
                 self.spec.steps_per_round(engine.timed_rounds()),
-                PATIENCE,
+                Patience::Growing(PATIENCE),
             )
         };
         let start = Start::from_scheme(self.start);

@@ -40,7 +40,7 @@ pub struct SearchConfig {
     /// time have no limit: `u64::MAX`).
     pub steps_per_round: u64,
     /// Steps a walker may go without improving before it restarts from the pool.
-    pub patience: u64,
+    pub patience: Patience,
     /// Schemes kept per rank in the pool.
     pub pool_per_rank: usize,
     pub checkpoint_every: Duration,
@@ -76,8 +76,33 @@ pub fn default_target(best_known: Option<usize>, start_rank: usize) -> usize {
         .unwrap_or(start_rank.saturating_sub(1))
 }
 
-/// Steps a walker may go without improving before it restarts from the pool, by default.
+/// Steps a walker may go without improving before it restarts from the pool, by default: the
+/// least of [`Patience::Growing`].
 pub const PATIENCE: u64 = 4_000_000;
+
+/// How many steps a walker may go without improving before it restarts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Patience {
+    /// This many steps, whatever happens.
+    Fixed(u64),
+    /// At least this many steps, and half the steps an average walker has walked since the
+    /// pool's best rank last improved. While the search descends, walkers restart from the
+    /// pool's newest schemes every few million steps; once it stalls (a shape at its lowest
+    /// ranks, a start near a record), each walk lasts about twice the one before, so walks
+    /// grow as long as the stall needs without a per-shape constant. (On 4x4x5, seeds 1-2,
+    /// 90 s on an H200: a fixed 4M gave 63 and 62, a fixed 64M gave 62 and the best known 60.)
+    Growing(u64),
+}
+
+impl Patience {
+    /// The patience after `stalled` steps (of an average walker) without a better pool.
+    pub fn after(self, stalled: u64) -> u64 {
+        match self {
+            Patience::Fixed(steps) => steps,
+            Patience::Growing(least) => least.max(stalled / 2),
+        }
+    }
+}
 
 /// Schemes kept per rank in the pool by default.
 pub const POOL_PER_RANK: usize = 64;
@@ -86,7 +111,7 @@ impl SearchConfig {
     /// A search of `shape` down to `target` with rounds of `steps_per_round` steps and walkers
     /// restarted after `patience` steps without improvement; the default pool, no time limit,
     /// a checkpoint every 5 seconds.
-    pub fn new(shape: Shape, target: usize, seed: u64, steps_per_round: u64, patience: u64) -> SearchConfig {
+    pub fn new(shape: Shape, target: usize, seed: u64, steps_per_round: u64, patience: Patience) -> SearchConfig {
         SearchConfig {
             shape,
             target,
@@ -204,6 +229,8 @@ pub struct Driver<'a> {
     process_start: Instant,
     /// Where the walkers stood after the last round.
     standing: Standing,
+    /// Steps of an average walker since the pool's best rank last improved (this process).
+    stalled: u64,
     /// The pool's best rank at the last checkpoint written.
     checkpointed_best: usize,
     /// Ranks reached below the best known rank.
@@ -294,6 +321,7 @@ impl<'a> Driver<'a> {
             started: Instant::now(),
             process_start,
             standing: Standing::default(),
+            stalled: 0,
             checkpointed_best: usize::MAX,
             records: Vec::new(),
             lifts: Lifts::default(),
@@ -443,6 +471,7 @@ impl<'a> Driver<'a> {
         self.standing = Standing::of(&round.walkers);
         // Steps of an average walker: rounds by time give walkers different counts.
         let walked = round.counters.steps / round.walkers.len().max(1) as u64;
+        let before = self.pool.best_rank();
         for (w, status) in round.walkers.iter().enumerate() {
             let state = &mut self.walkers[w];
             if status.best_rank < state.best_rank {
@@ -456,10 +485,12 @@ impl<'a> Driver<'a> {
             }
         }
         let best = self.pool.best_rank().expect("non-empty pool");
+        self.stalled = if before == Some(best) { self.stalled + walked } else { 0 };
+        let patience = self.config.patience.after(self.stalled);
         for w in 0..self.walkers.len() {
             let s = self.walkers[w];
             let behind = s.pool_best > best && self.config.restarts == Restarts::Pool;
-            if behind || s.idle_steps >= self.config.patience {
+            if behind || s.idle_steps >= patience {
                 self.reload(w)?;
             }
         }
@@ -623,6 +654,24 @@ mod tests {
         start: Scheme,
         found: Scheme,
         loads: Vec<usize>,
+        /// Steps each walker takes a round.
+        steps: u64,
+        /// The round of each load of walker 1.
+        reloads: Vec<u64>,
+        rounds: u64,
+    }
+
+    impl Fake {
+        fn new(start: Scheme, found: Scheme, steps: u64) -> Fake {
+            Fake {
+                start,
+                found,
+                loads: Vec::new(),
+                steps,
+                reloads: Vec::new(),
+                rounds: 0,
+            }
+        }
     }
 
     impl Engine for Fake {
@@ -640,16 +689,23 @@ mod tests {
         }
         fn load(&mut self, walker: usize, _: &Scheme, _: u64) -> Result<()> {
             self.loads.push(walker);
+            if walker == 1 {
+                self.reloads.push(self.rounds);
+            }
             Ok(())
         }
         fn run_round(&mut self, _: u64, _: usize) -> Result<Round> {
+            self.rounds += 1;
             let status = |rank| WalkerStatus {
                 rank,
                 best_rank: rank,
                 plateau: 0,
             };
             Ok(Round {
-                counters: Counters::default(),
+                counters: Counters {
+                    steps: 2 * self.steps,
+                    ..Counters::default()
+                },
                 walkers: vec![status(8), status(9)],
             })
         }
@@ -673,15 +729,11 @@ mod tests {
         let t = terms.remove(0);
         terms.extend([Term::new(t.a, t.b, t.c ^ 2), Term::new(t.a, t.b, 2)]);
         let start = Scheme::new(shape, terms).unwrap();
-        let mut engine = Fake {
-            start: start.clone(),
-            found,
-            loads: Vec::new(),
-        };
+        let mut engine = Fake::new(start.clone(), found, 0);
         let config = SearchConfig {
             time_limit: Some(Duration::from_millis(30)),
             restarts,
-            ..SearchConfig::new(shape, 1, 1, 1, u64::MAX)
+            ..SearchConfig::new(shape, 1, 1, 1, Patience::Fixed(u64::MAX))
         };
         let quiet = Progress::new(false, true);
         let driver = Driver::new(
@@ -696,6 +748,51 @@ mod tests {
         let summary = driver.run(&AtomicBool::new(false)).unwrap();
         assert_eq!(summary.best.rank(), 8);
         engine.loads.iter().filter(|&&w| w == 1).count()
+    }
+
+    #[test]
+    fn growing_patience_is_fixed_until_a_stall_and_half_the_stall_after() {
+        assert_eq!(Patience::Fixed(10).after(1000), 10);
+        assert_eq!(Patience::Growing(10).after(0), 10);
+        assert_eq!(Patience::Growing(10).after(21), 10);
+        assert_eq!(Patience::Growing(10).after(1000), 500);
+    }
+
+    /// The rounds between walker 1's restarts in a stalled search (after the pool's one
+    /// improvement, nothing better), each walker taking 100 steps a round.
+    fn restart_gaps(patience: Patience) -> Vec<u64> {
+        let shape = Shape::square(2).unwrap();
+        let start = Scheme::naive(shape);
+        let mut engine = Fake::new(start.clone(), start.clone(), 100);
+        let config = SearchConfig {
+            time_limit: Some(Duration::from_millis(50)),
+            ..SearchConfig::new(shape, 1, 1, 1, patience)
+        };
+        let quiet = Progress::new(false, true);
+        let driver = Driver::new(
+            &mut engine,
+            config,
+            Start::from_scheme(start),
+            None,
+            quiet,
+            Instant::now(),
+        )
+        .unwrap();
+        driver.run(&AtomicBool::new(false)).unwrap();
+        engine.reloads.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[test]
+    fn walks_lengthen_while_the_search_is_stalled_unless_the_patience_is_fixed() {
+        let fixed = restart_gaps(Patience::Fixed(1000));
+        assert!(fixed.len() >= 3, "{fixed:?}");
+        assert!(fixed.iter().all(|&g| g == 10), "{fixed:?}");
+        let growing = restart_gaps(Patience::Growing(1000));
+        assert!(growing.len() >= 3, "{growing:?}");
+        assert_eq!(growing[0], 10, "{growing:?}");
+        // Each walk about twice the one before: 10, 10, 20, 40, ... rounds.
+        assert!(growing.windows(2).all(|w| w[1] >= w[0]), "{growing:?}");
+        assert!(growing.last() > Some(&20), "{growing:?}");
     }
 
     #[test]
