@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use flipgraph_core::known::best_known_rank;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::search::output::{Checkpoint, EVENTS};
@@ -161,14 +162,7 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
         (median, RGBColor(230, 150, 30), "median walker"),
         (lowest, GREEN, "lowest walker"),
     ] {
-        for (i, run) in runs.iter().enumerate() {
-            let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
-            if i == 0 {
-                drawn
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
-            }
-        }
+        draw_runs(&mut chart, runs, color, label)?;
     }
     for (i, run) in s.rank.iter().enumerate() {
         // A run ends where the next (resumed) one starts, or at the end of the plot.
@@ -200,6 +194,24 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
     Ok(())
 }
 
+/// The runs of one series as lines of `color`, labelled once in the legend.
+fn draw_runs<'a, 'b>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    runs: &Runs,
+    color: RGBColor,
+    label: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    for (i, run) in runs.iter().enumerate() {
+        let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
+        if i == 0 {
+            drawn
+                .label(label)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
+        }
+    }
+    Ok(())
+}
+
 /// Vertices/s and reductions/s, in millions.
 fn draw_speeds(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
     let v_max = s
@@ -221,14 +233,7 @@ fn draw_speeds(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), B
         .build_cartesian_2d(0.0..t_end, 0.0..v_max)?;
     chart.configure_mesh().x_desc("seconds").y_desc("M per s").draw()?;
     for (runs, color, label) in [(&s.speed, RED, "vertices/s"), (&s.reductions, GREEN, "reductions/s")] {
-        for (i, run) in runs.iter().enumerate() {
-            let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
-            if i == 0 {
-                drawn
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
-            }
-        }
+        draw_runs(&mut chart, runs, color, label)?;
     }
     chart
         .configure_series_labels()

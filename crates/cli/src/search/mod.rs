@@ -721,6 +721,13 @@ mod tests {
         }
     }
 
+    /// A search by `engine` from `start`, without output.
+    fn run_quietly(engine: &mut Fake, config: SearchConfig, start: Scheme) -> Summary {
+        let quiet = Progress::new(false, true);
+        let driver = Driver::new(engine, config, Start::from_scheme(start), None, quiet, Instant::now()).unwrap();
+        driver.run(&AtomicBool::new(false)).unwrap()
+    }
+
     /// The loads of walker 1 in a short search with `restarts`.
     fn loads_of_the_walker_behind(restarts: Restarts) -> usize {
         let shape = Shape::square(2).unwrap();
@@ -735,17 +742,7 @@ mod tests {
             restarts,
             ..SearchConfig::new(shape, 1, 1, 1, Patience::Fixed(u64::MAX))
         };
-        let quiet = Progress::new(false, true);
-        let driver = Driver::new(
-            &mut engine,
-            config,
-            Start::from_scheme(start),
-            None,
-            quiet,
-            Instant::now(),
-        )
-        .unwrap();
-        let summary = driver.run(&AtomicBool::new(false)).unwrap();
+        let summary = run_quietly(&mut engine, config, start);
         assert_eq!(summary.best.rank(), 8);
         engine.loads.iter().filter(|&&w| w == 1).count()
     }
@@ -768,17 +765,7 @@ mod tests {
             time_limit: Some(Duration::from_millis(50)),
             ..SearchConfig::new(shape, 1, 1, 1, patience)
         };
-        let quiet = Progress::new(false, true);
-        let driver = Driver::new(
-            &mut engine,
-            config,
-            Start::from_scheme(start),
-            None,
-            quiet,
-            Instant::now(),
-        )
-        .unwrap();
-        driver.run(&AtomicBool::new(false)).unwrap();
+        run_quietly(&mut engine, config, start);
         engine.reloads.windows(2).map(|w| w[1] - w[0]).collect()
     }
 
