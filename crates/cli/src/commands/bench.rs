@@ -364,8 +364,6 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         format!("{:?}", e.gpu_reductions).to_lowercase(),
         "--gpu-hints".into(),
         format!("{:?}", e.gpu_hints).to_lowercase(),
-        "--symmetry".into(),
-        format!("{:?}", e.symmetry()).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -384,6 +382,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
         ("--patience", e.patience.map(|p| p.to_string())),
         ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
+        ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
     ] {
         if let Some(value) = value {
             flags.extend([flag.to_owned(), value]);
@@ -421,6 +420,7 @@ mod tests {
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
             engine(&["--backend", "cpu", "--symmetry", "c3"]),
+            engine(&["--symmetry", "none", "--patience", "9"]),
             engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         ] {
             let passed = engine(&engine_flags(&given));
