@@ -146,11 +146,7 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
     let (r_min, r_max) = ranks
         .chain(s.best_known)
         .fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(r), b.max(r)));
-    let mut chart = ChartBuilder::on(area)
-        .caption(format!("{title}best rank, and the walkers' ranks"), ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(35)
-        .y_label_area_size(55)
+    let mut chart = framed(area, format!("{title}best rank, and the walkers' ranks"))
         .build_cartesian_2d(0.0..t_end, (r_min - 1.0)..(r_max + 1.0))?;
     chart
         .configure_mesh()
@@ -186,6 +182,24 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
             .label(format!("best known {known:.0}"))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
     }
+    draw_legend(&mut chart)
+}
+
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A chart of `area` with its caption, margins and label areas: every panel's frame.
+fn framed<'a, 'b>(area: &'a Area<'b>, caption: String) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(caption, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(35)
+        .y_label_area_size(55);
+    builder
+}
+
+/// The legend of the labelled series, over a white box.
+fn draw_legend<'b>(chart: &mut Chart<'b, 'b>) -> Result<(), Box<dyn std::error::Error>> {
     chart
         .configure_series_labels()
         .border_style(BLACK)
@@ -195,12 +209,7 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
 }
 
 /// The runs of one series as lines of `color`, labelled once in the legend.
-fn draw_runs<'a, 'b>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    runs: &Runs,
-    color: RGBColor,
-    label: &str,
-) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_runs(chart: &mut Chart, runs: &Runs, color: RGBColor, label: &str) -> Result<(), Box<dyn std::error::Error>> {
     for (i, run) in runs.iter().enumerate() {
         let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
         if i == 0 {
@@ -222,25 +231,13 @@ fn draw_speeds(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), B
         .map(|p| p.1)
         .fold(1.0, f64::max)
         * 1.1;
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{title}vertices/s and reductions/s (millions)"),
-            ("sans-serif", 22),
-        )
-        .margin(12)
-        .x_label_area_size(35)
-        .y_label_area_size(55)
+    let mut chart = framed(area, format!("{title}vertices/s and reductions/s (millions)"))
         .build_cartesian_2d(0.0..t_end, 0.0..v_max)?;
     chart.configure_mesh().x_desc("seconds").y_desc("M per s").draw()?;
     for (runs, color, label) in [(&s.speed, RED, "vertices/s"), (&s.reductions, GREEN, "reductions/s")] {
         draw_runs(&mut chart, runs, color, label)?;
     }
-    chart
-        .configure_series_labels()
-        .border_style(BLACK)
-        .background_style(WHITE)
-        .draw()?;
-    Ok(())
+    draw_legend(&mut chart)
 }
 
 /// The walkers' median plateau limit (steps without a reduction before a plus move), on a
@@ -253,11 +250,7 @@ fn draw_plateau(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), 
     } else {
         (p_min / 2.0, p_max * 2.0)
     };
-    let mut chart = ChartBuilder::on(area)
-        .caption(format!("{title}median plateau limit (steps)"), ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(35)
-        .y_label_area_size(55)
+    let mut chart = framed(area, format!("{title}median plateau limit (steps)"))
         .build_cartesian_2d(0.0..t_end, (p_min..p_max).log_scale())?;
     chart
         .configure_mesh()
