@@ -171,6 +171,10 @@ struct Run {
 /// Returns the engine's description and the row of figures.
 fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde_json::Value)> {
     let shape = start.scheme.shape();
+    let spec = EngineSpec {
+        start_rank: Some(start.scheme.rank()),
+        ..*spec
+    };
     let mut engine = spec.open(shape)?;
     let engine_name = engine.describe();
     let steps = spec.steps_per_round(engine.timed_rounds());

@@ -164,6 +164,7 @@ impl EngineArgs {
             gpu_hints: self.gpu_hints.into(),
             symmetry: self.symmetry().into(),
             slack_from: None,
+            start_rank: None,
             fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
                 (Some(given), _) => given.into(),
                 (None, true) if self.symmetry() == SymmetryArg::C3 && self.backend == BackendArg::Gpu => {
@@ -212,11 +213,12 @@ impl EngineArgs {
         }
     }
 
-    /// The engine these flags ask for, on a search that starts at rank `start_rank`: with
-    /// --cubes, the slack of plus moves counts from it.
+    /// The engine these flags ask for, on a search whose starts reach rank `start_rank`: GPU
+    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it.
     pub fn spec_from(&self, start_rank: usize) -> EngineSpec {
         EngineSpec {
             slack_from: (!self.cubes.is_empty()).then_some(start_rank),
+            start_rank: Some(start_rank),
             ..self.spec()
         }
     }
@@ -440,6 +442,7 @@ pub(crate) mod tests {
             naive.spec_from(125),
             crate::engine::EngineSpec {
                 symmetry: crate::engine::Symmetry::C3,
+                start_rank: Some(125),
                 ..Default::default()
             }
         );

@@ -143,6 +143,7 @@ fn self_test_walks(
         hints,
         symmetry,
         slack_from: None,
+        start_rank: None,
     };
     let mut engine = GpuEngine::open(shape, options)?;
     for w in 0..WALKERS {

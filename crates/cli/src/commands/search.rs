@@ -362,6 +362,9 @@ impl Place {
         EngineSpec {
             threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
             gpu: spec.gpu.or(Some(self.local_index)),
+            // Sized for the shape: migrants from islands that resumed elsewhere may lie above
+            // this island's starts.
+            start_rank: None,
             ..spec
         }
     }

@@ -83,6 +83,9 @@ pub struct GpuOptions {
     /// The rank the slack of plus moves counts from for every walker; None: the rank of the
     /// scheme each walker is loaded with.
     pub slack_from: Option<usize>,
+    /// The highest rank of a scheme that walkers are loaded with (a search's starts), which
+    /// sizes the walkers; None: the naive rank.
+    pub start_rank: Option<usize>,
 }
 
 /// Whether a GPU walker's lanes draw the terms they offer to a match by their partner hints.
@@ -126,11 +129,20 @@ pub enum Reductions {
     Walk,
 }
 
-/// Term slots per walker (a multiple of 32) for walks of `shape` that may climb `slack` (at
-/// most 64) above the naive rank (or above `slack_from`, if higher), with a free slot for a
-/// plus move. A symmetric walk's slots hold triple orbits: a third as many.
-fn walker_cap(shape: Shape, slack: usize, symmetry: Symmetry, slack_from: Option<usize>) -> usize {
-    let rank = shape.naive_rank().max(slack_from.unwrap_or(0)) + slack.min(64);
+/// Term slots per walker (a multiple of 32) for walks that start at most at `start_rank` (the
+/// naive rank if None) and may climb `slack` (at most 64) above it (or above `slack_from`, if
+/// higher), with a free slot for a plus move. A symmetric walk's slots hold triple orbits: a
+/// third as many. Sized by the start, not by the shape: near a record a walker of the naive
+/// rank's slots would hold mostly empty ones, which its lanes offer to matches in vain.
+fn walker_cap(
+    shape: Shape,
+    slack: usize,
+    symmetry: Symmetry,
+    start_rank: Option<usize>,
+    slack_from: Option<usize>,
+) -> usize {
+    let from = start_rank.unwrap_or_else(|| shape.naive_rank());
+    let rank = from.max(slack_from.unwrap_or(0)) + slack.min(64);
     let slots = match symmetry {
         Symmetry::None => rank,
         Symmetry::C3 => rank / 3,
@@ -250,7 +262,13 @@ impl GpuEngine {
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
-        let cap = walker_cap(shape, options.config.max_rank, options.symmetry, options.slack_from);
+        let cap = walker_cap(
+            shape,
+            options.config.max_rank,
+            options.symmetry,
+            options.start_rank,
+            options.slack_from,
+        );
         let block_bytes = kernel.block_bytes(cap);
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -726,6 +744,7 @@ mod tests {
             hints: Hints::Auto,
             symmetry: Symmetry::None,
             slack_from: None,
+            start_rank: None,
         };
         let buffers = Buffers {
             terms: 0x1000,
@@ -766,7 +785,7 @@ mod tests {
 
     #[test]
     fn automatic_hints_take_the_shapes_whose_lanes_hold_eight_slots_or_more() {
-        let cap = |n| walker_cap(Shape::new(n, n, n).unwrap(), 4, Symmetry::None, None);
+        let cap = |n| walker_cap(Shape::new(n, n, n).unwrap(), 4, Symmetry::None, None, None);
         let on = |n| Hints::Auto.enabled(cap(n));
         assert_eq!(
             (3..=8).map(on).collect::<Vec<_>>(),
@@ -792,8 +811,10 @@ mod tests {
         let (reps, fixed) = walked_terms(&start, Symmetry::C3).unwrap();
         assert_eq!((reps.len(), fixed.len()), (44, 3));
         assert!(fixed.iter().all(|x| x.count_ones() >= 1));
-        assert_eq!(walker_cap(five, 0, Symmetry::C3, Some(135)), 64);
-        assert_eq!(walker_cap(five, 4, Symmetry::None, None), 160);
+        assert_eq!(walker_cap(five, 0, Symmetry::C3, Some(135), Some(135)), 64);
+        assert_eq!(walker_cap(five, 4, Symmetry::None, None, None), 160);
+        // From 5x5x5 r93, 98 terms at most: 128 slots, none but the slack's empty at the start.
+        assert_eq!(walker_cap(five, 4, Symmetry::None, Some(93), None), 128);
         // The orbits' terms with the fixed terms are the start's terms again.
         let mut again: Vec<_> = fixed
             .iter()

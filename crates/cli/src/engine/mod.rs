@@ -67,6 +67,9 @@ pub struct EngineSpec {
     /// The rank `plus_slack` counts from for every walker; None: the rank of the scheme each
     /// walker is loaded with.
     pub slack_from: Option<usize>,
+    /// The highest rank of a scheme that walkers are loaded with (a search's starts): GPU
+    /// walkers are sized for it. None: the naive rank.
+    pub start_rank: Option<usize>,
     pub generalized: bool,
     /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
     pub round_steps: Option<u64>,
@@ -96,6 +99,7 @@ impl Default for EngineSpec {
             plateau: None,
             plus_slack: 4,
             slack_from: None,
+            start_rank: None,
             generalized: true,
             round_steps: None,
             gpu_round_ms: 100,
@@ -212,6 +216,7 @@ impl EngineSpec {
             round_us: self.gpu_round_us(),
             symmetry: self.symmetry,
             slack_from: self.slack_from,
+            start_rank: self.start_rank,
         };
         let count = gpu::devices()?.len();
         Ok(match self.gpu {

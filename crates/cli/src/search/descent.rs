@@ -102,14 +102,18 @@ impl<'a> Descent<'a> {
         let target = self
             .target
             .unwrap_or_else(|| default_target(best_known_rank(shape), self.start.rank()));
-        let mut engine = self.spec.open(shape)?;
+        let spec = EngineSpec {
+            start_rank: Some(self.start.rank()),
+            ..self.spec
+        };
+        let mut engine = spec.open(shape)?;
         let config = SearchConfig {
             time_limit: self.time_limit,
             ..SearchConfig::new(
                 shape,
                 target,
                 self.seed,
-                self.spec.steps_per_round(engine.timed_rounds()),
+                spec.steps_per_round(engine.timed_rounds()),
                 Patience::Growing(PATIENCE),
             )
         };
