@@ -143,7 +143,7 @@ fn ptx_check() -> Result<()> {
     }
     // The walks' occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
     // it to 166 once cut the warps to 12 and the throughput with them).
-    for kernel in ["walk", "walk32", "walk_c3", "walk32_c3"] {
+    for kernel in ["walk", "walk32", "walk_c3", "walk32_c3", "walk_groups", "walk32_groups"] {
         let registers = log
             .split(&format!("entry function '{kernel}'"))
             .nth(1)

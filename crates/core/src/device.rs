@@ -52,10 +52,52 @@ pub const FLAG_ADAPTIVE: u32 = 32;
 pub const HINT_BYTES: usize = 3 * 32 * 4;
 
 /// Bytes of shared memory per warp for walkers of `cap` slots whose factors take
-/// `factor_bytes` each: the factors (A, B, then C), then the partner hints.
-pub const fn warp_shared_bytes(cap: usize, factor_bytes: usize) -> usize {
-    3 * cap * factor_bytes + HINT_BYTES
+/// `factor_bytes` each: the factors (A, B, then C), the partner hints, then for the group
+/// kernels ([`Partners::Groups`]) the group table and the mates ([`group_table_entries`]).
+pub const fn warp_shared_bytes(cap: usize, factor_bytes: usize, partners: Partners) -> usize {
+    let groups = match partners {
+        Partners::Sample => 0,
+        Partners::Groups => 2 * (group_table_entries(cap) + cap),
+    };
+    3 * cap * factor_bytes + HINT_BYTES + groups
 }
+
+/// How the lanes of a walk kernel find flip partners; each way is its own kernel (the names
+/// with `_groups` take groups), because their shared memory differs.
+///
+/// - `Sample`: every step, each lane offers one of its slots to a match (match.any.sync) at
+///   a position the warp draws; most matches find nothing where most factors are unique.
+/// - `Groups`: the warp flips at one position at a time, a *burst*. Its start finds every
+///   group of equal factors at that position exactly, by a hash table of the factors in
+///   shared memory (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty),
+///   and gives each grouped slot a *mate* of its group (`cap` 16-bit words after the table;
+///   `u16::MAX`: none). A flip at a position keeps the factors there, so the groups hold for
+///   the whole burst; it lasts as many flips as there are grouped slots (at most
+///   [`MAX_BURST`]), so that the walk stays at a position in proportion to its flips,
+///   as a uniform draw among all flips would. The pass also flags a slot that shares a second
+///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
+///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
+///   plus move ends the burst; a walker none of whose positions has a pair takes its plus
+///   move at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partners {
+    /// Matches of sampled slots (the kernels `walk` and `walk32`).
+    Sample,
+    /// Exact groups, a burst at a time (`walk_groups` and `walk32_groups`).
+    Groups,
+}
+
+/// Entries of a warp's group table for walkers of `cap` slots: a power of two at least twice
+/// the slots, so that the table stays at most half full.
+pub const fn group_table_entries(cap: usize) -> usize {
+    (2 * cap).next_power_of_two()
+}
+
+/// Most flips of one burst of a group kernel ([`Partners::Groups`]).
+pub const MAX_BURST: u32 = 64;
+
+/// A group's mate that is no slot (`u16::MAX`).
+pub const NO_MATE: u32 = 0xffff;
 
 /// Words (factors) of one walker's scheme of `cap` slots in global memory: three arrays of
 /// `cap` factors.

@@ -8,12 +8,13 @@ use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_S
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
-use crate::walk::{Params, Warp};
+use crate::walk::{Grouped, Pairing, Params, Sampled, Warp};
 
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking plain
-/// schemes or (`$c3` true) C3-invariant ones.
+/// schemes or (`$c3` true) C3-invariant ones, finding partners as `$pairing` does (by
+/// sampling or by groups, core's `Partners`).
 macro_rules! walk_kernel {
-    ($(#[$doc:meta])* $name:ident, $store:ty, $c3:literal) => {
+    ($(#[$doc:meta])* $name:ident, $store:ty, $c3:literal, $pairing:ty) => {
         $(#[$doc])*
         ///
         /// `launch.round_us`, when not zero, ends the walk of every warp after that many
@@ -27,7 +28,7 @@ macro_rules! walk_kernel {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
             // SAFETY: the contract above.
-            unsafe { run::<$store, $c3>(&launch) }
+            unsafe { run::<$store, $c3, $pairing>(&launch) }
         }
     };
 }
@@ -37,35 +38,55 @@ walk_kernel!(
     /// Factors of up to 64 bits, 8 bytes of shared memory each.
     walk,
     Shared64,
-    false
+    false,
+    Sampled
 );
 walk_kernel!(
     /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
     /// each, and 32-bit compares).
     walk32,
     Shared32,
-    false
+    false,
+    Sampled
 );
 walk_kernel!(
     /// The walk kernel of C3-invariant schemes (flipgraph_core::device, "Symmetric walks"):
     /// each walker's slots hold its triple orbits' representatives. 64-bit factors.
     walk_c3,
     Shared64,
-    true
+    true,
+    Sampled
 );
 walk_kernel!(
     /// `walk_c3` for shapes whose factors have at most 32 bits.
     walk32_c3,
     Shared32,
-    true
+    true,
+    Sampled
+);
+walk_kernel!(
+    /// `walk` with partners found by groups (flipgraph_core::device::Partners::Groups): for
+    /// walks where flip partners are scarce (near the records).
+    walk_groups,
+    Shared64,
+    false,
+    Grouped
+);
+walk_kernel!(
+    /// `walk_groups` for shapes whose factors have at most 32 bits.
+    walk32_groups,
+    Shared32,
+    false,
+    Grouped
 );
 
 /// The body of the walk kernels.
 ///
 /// # Safety
-/// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES)` bytes of shared memory per warp.
+/// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES, P::PARTNERS)` bytes of shared
+/// memory per warp.
 #[inline(always)]
-unsafe fn run<S: FactorStore, const C3: bool>(launch: &Launch) {
+unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
     if launch.flags & FLAG_TRAP != 0 {
         // SAFETY: aborts the launch; the host reports the fault.
         unsafe { core::arch::asm!("trap;") };
@@ -93,7 +114,7 @@ unsafe fn run<S: FactorStore, const C3: bool>(launch: &Launch) {
     let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
     // SAFETY: this warp's part of the block's shared memory, per the contract.
     unsafe {
-        let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES));
-        Warp::<S, C3>::run(&global, params, warp_shared, launch.steps, launch.round_us);
+        let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES, P::PARTNERS));
+        Warp::<S, C3, P>::run(&global, params, warp_shared, launch.steps, launch.round_us);
     }
 }

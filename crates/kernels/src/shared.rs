@@ -104,3 +104,7 @@ factor_store!(
     /// Factors of up to 32 bits, one 32-bit word each.
     Shared32, u32, "u32", reg32
 );
+factor_store!(
+    /// 16-bit words: slot numbers (the group kernels' table and mates).
+    Shared16, u16, "u16", reg16
+);

@@ -53,7 +53,8 @@
 //! replay on the host.
 
 use flipgraph_core::device::{
-    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, NO_LOAD,
+    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, HINT_BYTES,
+    NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -62,6 +63,9 @@ use flipgraph_core::{Position, Term};
 
 use crate::global::{SchemeSlots, WarpGlobal};
 use crate::shared::{FactorStore, Shared32};
+
+mod groups;
+pub(crate) use groups::{Grouped, Pairing, Sampled};
 use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 /// Failed steps in a row after which the warp takes a plus move.
@@ -92,7 +96,7 @@ pub(crate) struct Params {
 
 /// One warp's walk; `C3`: a symmetric walk (on orbit representatives).
 #[derive(Clone, Copy)]
-pub(crate) struct Warp<'g, S: FactorStore, const C3: bool> {
+pub(crate) struct Warp<'g, S: FactorStore, const C3: bool, P: Pairing> {
     lane: u32,
     /// Slots per lane.
     k: usize,
@@ -107,6 +111,9 @@ pub(crate) struct Warp<'g, S: FactorStore, const C3: bool> {
     /// Steps in a row that found no flip partner.
     failed: u32,
     tally: Tally,
+    /// What it keeps to find partners: nothing when it samples them; a group kernel's burst
+    /// and group memory.
+    pairing: P,
 }
 
 /// The part of [`WarpState`] that the walk changes: what it carries in registers (the rest,
@@ -165,7 +172,7 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
+impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
@@ -271,10 +278,10 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     }
 
     /// Whether this walk draws by its partner hints (FLAG_HINTS, and more slots per lane than
-    /// a live draw takes).
+    /// a live draw takes; a group kernel draws none).
     #[inline(always)]
     fn hinted(&self) -> bool {
-        self.p.flags & FLAG_HINTS != 0 && self.k > LIVE_DRAW_SLOTS
+        !P::GROUPS && self.p.flags & FLAG_HINTS != 0 && self.k > LIVE_DRAW_SLOTS
     }
 
     /// This lane's partner hints at `pos`: bit `j` for the slot of row `j`.
@@ -304,20 +311,12 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     }
 
     /// One step: a match and the flips it offers, or a plus move.
-    fn step(&mut self, work: &mut Work) {
+    pub(super) fn step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
-        let plateau = self.st.plateau > 0 && self.st.since_reduction >= self.st.plateau;
         // A run of steps with no partner in the sample: likely a scheme without flips, which
         // only a plus move leaves (the host walk knows it exactly; the warp guesses).
-        let flipless = self.failed >= FLIPLESS_AFTER;
-        if (plateau || flipless) && self.st.rank + Self::UNIT <= self.st.max_rank {
+        if self.plus_if_due(self.failed >= FLIPLESS_AFTER) {
             self.failed = 0;
-            self.outlined(|w| {
-                if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
-                    w.st.plateau = grown(w.st.plateau);
-                }
-                w.plus_move()
-            });
             return;
         }
         let r = self.rng.bits();
@@ -369,6 +368,23 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
         }
         self.failed += 1;
         self.st.since_reduction += 1;
+    }
+
+    /// Takes a plus move when the plateau is over or the scheme is `flipless`, and the walker
+    /// may still climb; returns whether it did.
+    #[inline(always)]
+    fn plus_if_due(&mut self, flipless: bool) -> bool {
+        let plateau = self.st.plateau > 0 && self.st.since_reduction >= self.st.plateau;
+        if !(plateau || flipless) || self.st.rank + Self::UNIT > self.st.max_rank {
+            return false;
+        }
+        self.outlined(|w| {
+            if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
+                w.st.plateau = grown(w.st.plateau);
+            }
+            w.plus_move()
+        });
+        true
     }
 
     /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own offer,
@@ -932,20 +948,20 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3> {
     }
 }
 
-impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
+impl<'g, S: FactorStore, const C3: bool, P: Pairing> Warp<'g, S, C3, P> {
     /// Walks one warp for a launch: loads its scheme (a staged one, or its own terms) into
     /// its shared memory at `warp_shared`, takes up to `steps` steps (stopping at the target
     /// or, when `round_us` is not zero, after that many microseconds), and writes its terms and
     /// state back.
     ///
     /// # Safety
-    /// `warp_shared` points to this warp's `warp_shared_bytes(p.cap, S::BYTES)` bytes of the
-    /// block's shared memory.
+    /// `warp_shared` points to this warp's `warp_shared_bytes(p.cap, S::BYTES, P::PARTNERS)`
+    /// bytes of the block's shared memory.
     #[inline(always)]
     pub(crate) unsafe fn run(global: &'g WarpGlobal, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
         let mut st = global.state();
         let words = scheme_words(p.cap);
-        let mut w = Warp::<S, C3> {
+        let mut w = Warp::<S, C3, P> {
             lane: warp::lane_id(),
             k: p.cap / 32,
             // SAFETY: this warp's shared memory (the contract above): its factors, then its hints.
@@ -964,6 +980,9 @@ impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
             rng: WyRand::new(st.rng),
             failed: 0,
             tally: Tally::default(),
+            // SAFETY: this warp's shared memory: after its factors and hints, a group kernel's
+            // table and mates.
+            pairing: unsafe { P::new(warp_shared.wrapping_add(words * S::BYTES + HINT_BYTES), p.cap) },
         };
         let mut work = Work {
             items: [(0, 0); WORK],
@@ -997,7 +1016,7 @@ impl<'g, S: FactorStore, const C3: bool> Warp<'g, S, C3> {
             if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
                 break;
             }
-            w.step(&mut work);
+            P::step(&mut w, &mut work);
         }
         w.save(global.terms);
         st.rng = w.rng.state();

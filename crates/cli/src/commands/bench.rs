@@ -368,6 +368,8 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         format!("{:?}", e.gpu_reductions).to_lowercase(),
         "--gpu-hints".into(),
         format!("{:?}", e.gpu_hints).to_lowercase(),
+        "--gpu-partners".into(),
+        format!("{:?}", e.gpu_partners).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -421,6 +423,8 @@ mod tests {
                 "50",
                 "--gpu-hints",
                 "on",
+                "--gpu-partners",
+                "groups",
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
             engine(&["--backend", "cpu", "--symmetry", "c3"]),

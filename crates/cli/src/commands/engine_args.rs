@@ -12,6 +12,7 @@ use flipgraph_core::{Factor, Scheme, Shape};
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
 use crate::search::{Patience, Restarts};
+use flipgraph_core::device::Partners;
 
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
@@ -73,6 +74,10 @@ pub struct EngineArgs {
     /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
     #[arg(long, default_value = "auto")]
     pub gpu_hints: HintsArg,
+    /// GPU: how walkers find flip partners: matches of sampled slots, or the exact groups of
+    /// equal factors at one position at a time.
+    #[arg(long, default_value = "sample")]
+    pub gpu_partners: PartnersArg,
     /// Steps a walker may go without improving before it restarts (default: 4000000, or half
     /// the steps walked since the search last improved if more, so that walks lengthen while
     /// it is stalled; with --cubes 33000000). A given N is fixed.
@@ -162,6 +167,7 @@ impl EngineArgs {
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
+            gpu_partners: self.gpu_partners.into(),
             symmetry: self.symmetry().into(),
             slack_from: None,
             start_rank: None,
@@ -360,6 +366,14 @@ choices!(
         Auto => "auto", "On where each lane holds at least 8 slots (7x7x7 and 8x8x8 from naive), where a uniform match seldom pairs; off below";
         On => "on", "Three draws in four among the slots last seen with a partner (or changed by a flip or a plus move): more flips per match where most factors are unique, but a new pair of two unhinted terms meets only when both are drawn uniformly, so reductions may come more slowly";
         Off => "off", "Uniform draws";
+    }
+);
+
+choices!(
+    /// `--gpu-partners`.
+    PartnersArg => Partners {
+        Sample => "sample", "Each step, every lane offers one of its terms (by --gpu-hints) to a match at a random position";
+        Groups => "groups", "The warp finds every group of equal factors at one position (a hash table in shared memory) and flips among them for a burst of as many flips as terms with a partner, then moves on; a scheme with no flip takes its plus move at once. Near the records it walks up to twice as many vertices per second, but from the naive scheme it descends more slowly (BENCHMARKS.md)";
     }
 );
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
-use flipgraph_core::device::log;
+use flipgraph_core::device::{log, Partners};
 use flipgraph_core::plateau::GPU_FLOOR;
 use flipgraph_core::symmetry::{is_c3_invariant, SymmetricScheme};
 use flipgraph_core::verify::verify;
@@ -53,14 +53,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// The differential test from the naive scheme of six shapes and from `starts`, in every
-/// reduction and hint mode, with fixed plateaus and with the adaptive one; then symmetric
+/// reduction, hint and partner mode, with fixed plateaus and with the adaptive one; then symmetric
 /// walks (C3) from the naive schemes of four square shapes and from 5x5x5's three cubes.
 fn self_test(starts: &[Scheme]) -> Result<()> {
-    for (reductions, hints, adaptive) in [
-        (Reductions::Scan, Hints::Off, false),
-        (Reductions::Walk, Hints::Off, false),
-        (Reductions::Walk, Hints::On, false),
-        (Reductions::Walk, Hints::Off, true),
+    for (reductions, partners, adaptive) in [
+        (Reductions::Scan, Mode::Sample(Hints::Off), false),
+        (Reductions::Walk, Mode::Sample(Hints::Off), false),
+        (Reductions::Walk, Mode::Sample(Hints::On), false),
+        (Reductions::Walk, Mode::Sample(Hints::Off), true),
+        (Reductions::Walk, Mode::Groups, false),
+        (Reductions::Scan, Mode::Groups, true),
     ] {
         for (dims, plateau) in [
             ((2, 2, 2), 30),
@@ -77,7 +79,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(plateau)
             };
-            self_test_walks(&naive, plateau, reductions, hints, Symmetry::None)?;
+            self_test_walks(&naive, plateau, reductions, partners, Symmetry::None)?;
         }
         for start in starts {
             let plateau = if adaptive {
@@ -85,7 +87,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(500)
             };
-            self_test_walks(start, plateau, reductions, hints, Symmetry::None)?;
+            self_test_walks(start, plateau, reductions, partners, Symmetry::None)?;
         }
     }
     let diagonal = |i: u32| 1u64 << (6 * i);
@@ -101,12 +103,19 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
     for hints in [Hints::Off, Hints::On] {
         for plateau in [Plateau::Fixed(300), Plateau::Adaptive { floor: GPU_FLOOR }] {
             for start in &symmetric {
-                self_test_walks(start, plateau, Reductions::Walk, hints, Symmetry::C3)?;
+                self_test_walks(start, plateau, Reductions::Walk, Mode::Sample(hints), Symmetry::C3)?;
             }
         }
     }
     println!("self-test passed");
     Ok(())
+}
+
+/// How a self-test's walkers find partners: by sampling (with or without hints), or by groups.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Sample(Hints),
+    Groups,
 }
 
 /// One start of the self-test: walkers with a move log, replayed by core. A walk that applies
@@ -115,9 +124,13 @@ fn self_test_walks(
     start: &Scheme,
     plateau: Plateau,
     reductions: Reductions,
-    hints: Hints,
+    mode: Mode,
     symmetry: Symmetry,
 ) -> Result<()> {
+    let (hints, partners) = match mode {
+        Mode::Sample(hints) => (hints, Partners::Sample),
+        Mode::Groups => (Hints::Off, Partners::Groups),
+    };
     const WALKERS: usize = 16;
     const LOG: usize = 1 << 14;
     let shape = start.shape();
@@ -141,6 +154,7 @@ fn self_test_walks(
         round_us: 0,
         reductions,
         hints,
+        partners,
         symmetry,
         slack_from: None,
         start_rank: None,
@@ -192,7 +206,7 @@ fn self_test_walks(
         start.rank()
     );
     println!(
-        "self-test {shape} rank {} (symmetry: {symmetry:?}, reductions: {reductions:?}, hints: {hints:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} rank {} (symmetry: {symmetry:?}, reductions: {reductions:?}, partners: {mode:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
         start.rank(),
         c.steps, c.flips, c.plus, c.reductions, c.generalized

@@ -12,8 +12,8 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, WarpState, FLAG_ADAPTIVE, FLAG_GENERALIZED,
-    FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, Partners, WarpState, FLAG_ADAPTIVE,
+    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
@@ -29,26 +29,38 @@ pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.
 struct Kernel {
     name: &'static str,
     factor_bytes: usize,
+    partners: Partners,
 }
 
 impl Kernel {
     /// The kernel for walks of `shape`: 32-bit factors where they fit (half the shared memory,
-    /// and compares of one instruction), else 64-bit; the symmetric kernels for `Symmetry::C3`.
-    fn for_walks(shape: Shape, symmetry: Symmetry) -> Kernel {
+    /// and compares of one instruction), else 64-bit; the symmetric kernels for `Symmetry::C3`
+    /// (which sample their partners), the group kernels for plain walks by groups.
+    fn for_walks(shape: Shape, symmetry: Symmetry, partners: Partners) -> Kernel {
         let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
-        let (name, factor_bytes) = match (narrow, symmetry) {
-            (true, Symmetry::None) => ("walk32", 4),
-            (false, Symmetry::None) => ("walk", 8),
-            (true, Symmetry::C3) => ("walk32_c3", 4),
-            (false, Symmetry::C3) => ("walk_c3", 8),
+        let partners = match symmetry {
+            Symmetry::None => partners,
+            Symmetry::C3 => Partners::Sample,
         };
-        Kernel { name, factor_bytes }
+        let (name, factor_bytes) = match (narrow, symmetry, partners) {
+            (true, Symmetry::None, Partners::Sample) => ("walk32", 4),
+            (false, Symmetry::None, Partners::Sample) => ("walk", 8),
+            (true, Symmetry::None, Partners::Groups) => ("walk32_groups", 4),
+            (false, Symmetry::None, Partners::Groups) => ("walk_groups", 8),
+            (true, Symmetry::C3, _) => ("walk32_c3", 4),
+            (false, Symmetry::C3, _) => ("walk_c3", 8),
+        };
+        Kernel {
+            name,
+            factor_bytes,
+            partners,
+        }
     }
 
     /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
-    /// factors and its partner hints.
+    /// factors, its partner hints, and a group kernel's table and mates.
     fn block_bytes(self, cap: usize) -> usize {
-        BLOCK_WARPS * warp_shared_bytes(cap, self.factor_bytes)
+        BLOCK_WARPS * warp_shared_bytes(cap, self.factor_bytes, self.partners)
     }
 }
 
@@ -78,6 +90,8 @@ pub struct GpuOptions {
     pub reductions: Reductions,
     /// Whether lanes draw the slots they offer to a match by their partner hints.
     pub hints: Hints,
+    /// How walkers find flip partners: by sampling, or by groups.
+    pub partners: Partners,
     /// Which schemes the walkers walk: C3-invariant ones keep their fixed terms frozen.
     pub symmetry: Symmetry,
     /// The rank the slack of plus moves counts from for every walker; None: the rank of the
@@ -258,7 +272,7 @@ impl GpuEngine {
         let module = ctx
             .load_module(Ptx::from_src(PTX))
             .map_err(driver("cannot load the kernels' PTX"))?;
-        let kernel = Kernel::for_walks(shape, options.symmetry);
+        let kernel = Kernel::for_walks(shape, options.symmetry, options.partners);
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
@@ -721,6 +735,7 @@ impl Engine for MultiGpu {
 #[cfg(test)]
 mod tests {
     use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
+    use flipgraph_core::device::Partners;
     use flipgraph_core::device::{FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
     use flipgraph_core::symmetry::{Orbit, SymmetricScheme};
     use flipgraph_core::walk::{Plateau, WalkConfig};
@@ -742,6 +757,7 @@ mod tests {
             round_us: 100_000,
             reductions: Reductions::Scan,
             hints: Hints::Auto,
+            partners: Partners::Sample,
             symmetry: Symmetry::None,
             slack_from: None,
             start_rank: None,

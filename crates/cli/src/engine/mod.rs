@@ -13,6 +13,7 @@ use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
+use flipgraph_core::device::Partners;
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
 
 /// Which engine a search asks for.
@@ -81,6 +82,7 @@ pub struct EngineSpec {
     pub gpu_flips: u32,
     pub gpu_reductions: Reductions,
     pub gpu_hints: Hints,
+    pub gpu_partners: Partners,
     pub symmetry: Symmetry,
     /// Whether symmetric walks may change their fixed terms.
     pub fixed_terms: FixedTerms,
@@ -107,6 +109,7 @@ impl Default for EngineSpec {
             gpu_flips: 8,
             gpu_reductions: Reductions::Walk,
             gpu_hints: Hints::Auto,
+            gpu_partners: Partners::Sample,
             symmetry: Symmetry::None,
             fixed_terms: FixedTerms::Free,
         }
@@ -213,6 +216,7 @@ impl EngineSpec {
             flips: self.gpu_flips,
             reductions: self.gpu_reductions,
             hints: self.gpu_hints,
+            partners: self.gpu_partners,
             round_us: self.gpu_round_us(),
             symmetry: self.symmetry,
             slack_from: self.slack_from,

@@ -1,0 +1,345 @@
+//! Partners by groups (core's `device::Partners::Groups`, the kernels `walk_groups` and
+//! `walk32_groups`): where most factors are unique, a match of 32 sampled slots seldom finds a
+//! pair, so the warp finds every pair at one position exactly and flips among them for a burst.
+//!
+//! A burst starts with a pass that inserts every live slot's factor at the burst's position
+//! into a hash table in shared memory (open addressing; lanes insert a row at a time, and a
+//! write that lost a race to a lane of the same row is read back and resolved like any other
+//! occupied entry). A slot whose factor is already there joins that group: it and the group's
+//! first slot become each other's mates. A flip at a position keeps the factors at that position,
+//! so the mates stay pairs for the whole burst, however the flips change the other factors;
+//! only a reduction or a plus move ends it early.
+//!
+//! Reductions: a flip of two mates that share a second factor zeroes one (a merge), as in the
+//! sampling kernels; the pass that starts a burst also merges each slot with its mate when
+//! they share one. A group's dependency at its position cannot change by flips at that
+//! position (a flip adds one member's factor to another's, which keeps their span), so with
+//! generalized flips the groups of three or more are checked once, when the burst finds them.
+
+use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
+use flipgraph_core::Position;
+
+use super::{fold32, Warp, Work};
+use crate::shared::{FactorStore, Shared16};
+use crate::warp::{self, ballot, nth_set_bit, shuffle};
+
+/// What a warp keeps to find its flip partners, by the way it finds them (core's `Partners`):
+/// a type, so that a sampling kernel carries no group state at all.
+pub(crate) trait Pairing: Copy {
+    /// The way, as core names it (it sizes the shared memory).
+    const PARTNERS: Partners;
+    /// Whether partners come from groups.
+    const GROUPS: bool = matches!(Self::PARTNERS, Partners::Groups);
+
+    /// The state of a warp whose group memory (if it has any) is at `ptr`.
+    ///
+    /// # Safety
+    /// As for [`GroupMemory::new`].
+    unsafe fn new(ptr: *mut u8, cap: usize) -> Self;
+
+    /// One step of the warp's walk.
+    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Self>, work: &mut Work);
+}
+
+/// Partners found by matches of sampled slots: nothing to keep.
+#[derive(Clone, Copy)]
+pub(crate) struct Sampled;
+
+impl Pairing for Sampled {
+    const PARTNERS: Partners = Partners::Sample;
+
+    unsafe fn new(_: *mut u8, _: usize) -> Sampled {
+        Sampled
+    }
+
+    #[inline(always)]
+    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Sampled>, work: &mut Work) {
+        w.step(work);
+    }
+}
+
+/// Partners found by groups: the burst, and where the groups are kept.
+#[derive(Clone, Copy)]
+pub(crate) struct Grouped {
+    burst: Burst,
+    memory: GroupMemory,
+}
+
+impl Pairing for Grouped {
+    const PARTNERS: Partners = Partners::Groups;
+
+    #[inline(always)]
+    unsafe fn new(ptr: *mut u8, cap: usize) -> Grouped {
+        Grouped {
+            burst: Burst::default(),
+            // SAFETY: the caller's contract.
+            memory: unsafe { GroupMemory::new(ptr, cap) },
+        }
+    }
+
+    #[inline(always)]
+    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped>, work: &mut Work) {
+        w.group_step(work);
+    }
+}
+
+/// A mate's flag on a group's first slot: the group has three members or more.
+const BIG: usize = 0x8000;
+/// A mate's flag on a slot that shares a second factor with its mate: a merge.
+const MERGE: usize = 0x4000;
+/// The flags of a mate word.
+const FLAGS: usize = BIG | MERGE;
+
+/// A group kernel's burst: where it flips, how many flips it has left, and this lane's rows
+/// whose slot has a mate there.
+#[derive(Clone, Copy, Default)]
+struct Burst {
+    pos: u32,
+    left: u32,
+    mated: u32,
+}
+
+/// A warp's group table (a slot plus one per entry, 0 empty) and its slots' mates
+/// ([`NO_MATE`]: none), in shared memory.
+#[derive(Clone, Copy)]
+struct GroupMemory {
+    table: Shared16,
+    mates: Shared16,
+    /// The table holds `1 << bits` entries.
+    bits: u32,
+}
+
+impl GroupMemory {
+    /// The group memory of walkers of `cap` slots at `ptr`.
+    ///
+    /// # Safety
+    /// A group kernel's `ptr` points into this block's shared memory, at this warp's
+    /// `group_table_entries(cap) + cap` 16-bit words; the other kernels never touch them.
+    #[inline(always)]
+    unsafe fn new(ptr: *mut u8, cap: usize) -> GroupMemory {
+        let entries = group_table_entries(cap);
+        // SAFETY: addresses only; per the contract above.
+        unsafe {
+            GroupMemory {
+                table: Shared16::new(ptr),
+                mates: Shared16::new(ptr.wrapping_add(2 * entries)),
+                bits: entries.trailing_zeros(),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn entry(self, at: u32) -> usize {
+        // SAFETY: at < 1 << bits, inside the table.
+        unsafe { self.table.read(at as usize) as usize }
+    }
+
+    #[inline(always)]
+    fn set_entry(self, at: u32, value: usize) {
+        // SAFETY: as in `entry`.
+        unsafe { self.table.write(at as usize, value as u64) }
+    }
+
+    /// The mate word of `slot` (< cap): a slot, perhaps flagged ([`FLAGS`]), or [`NO_MATE`].
+    #[inline(always)]
+    fn mate_word(self, slot: usize) -> usize {
+        // SAFETY: slot < cap, inside the mates.
+        unsafe { self.mates.read(slot) as usize }
+    }
+
+    #[inline(always)]
+    fn set_mate(self, slot: usize, word: usize) {
+        // SAFETY: as in `mate_word`.
+        unsafe { self.mates.write(slot, word as u64) }
+    }
+
+    /// The first entry that `key` probes.
+    #[inline(always)]
+    fn home(self, key: u64) -> u32 {
+        fold32(key).wrapping_mul(0x9e37_79b1) >> (32 - self.bits)
+    }
+}
+
+impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
+    /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
+    fn group_step(&mut self, work: &mut Work) {
+        self.tally.steps += 1;
+        if self.pairing.burst.left == 0 {
+            self.outlined(|w| w.start_burst(work));
+        }
+        // No burst: no position has a pair, and only a plus move leaves the scheme.
+        if self.plus_if_due(self.pairing.burst.left == 0) {
+            self.pairing.burst.left = 0;
+            return;
+        }
+        self.pairing.burst.left = self.pairing.burst.left.saturating_sub(1);
+        let holders = ballot(self.pairing.burst.mated != 0);
+        if holders == 0 {
+            self.pairing.burst.left = 0;
+            self.st.since_reduction += 1;
+            return;
+        }
+        let r = self.rng.bits();
+        let (low, high) = (r as u32, (r >> 32) as u32);
+        let holder = nth_set_bit(holders, draw(low, holders.count_ones()));
+        let mated = self.pairing.burst.mated;
+        let row = nth_set_bit(mated | (mated == 0) as u32, draw(high, mated.count_ones()));
+        let t = shuffle(row * 32 + self.lane, holder) as usize;
+        let u = self.pairing.memory.mate_word(t) & !FLAGS;
+        let pos = Position::from_index(self.pairing.burst.pos as usize);
+        let key = self.factor(pos.index(), t);
+        if u >= self.p.cap || key == 0 || key != self.factor(pos.index(), u) {
+            // Changed by a reduction since the burst began: no longer a pair.
+            if self.lane == holder {
+                self.pairing.burst.mated &= !(1 << row);
+            }
+            self.st.since_reduction += 1;
+            return;
+        }
+        let (t, u) = if high & 1 != 0 { (u, t) } else { (t, u) };
+        let before = self.st.rank;
+        self.flip(t, u, pos, work);
+        if self.st.rank != before {
+            self.pairing.burst.left = 0;
+        }
+    }
+
+    /// Starts a burst at a random position that has a pair (trying all three), with as many
+    /// flips as slots have a mate there (at most [`MAX_BURST`]; half as many, measured, cost
+    /// a third of the throughput for a descent no faster), after the reductions that its
+    /// groups show; none if no position has a pair.
+    fn start_burst(&mut self, work: &mut Work) {
+        let first = self.rng.below(3);
+        for i in 0..3 {
+            let pos = Position::from_index((first + i) % 3);
+            let mut grouped = self.find_groups(pos);
+            if grouped != 0 && self.reduce_found(pos, work) {
+                grouped = self.find_groups(pos);
+            }
+            if grouped != 0 {
+                self.pairing.burst.pos = pos.index() as u32;
+                self.pairing.burst.left = grouped.min(MAX_BURST);
+                return;
+            }
+        }
+        self.pairing.burst.left = 0;
+    }
+
+    /// Finds the groups of equal factors at `pos`: sets every grouped slot's mate and this
+    /// lane's mated rows; returns how many slots have a mate. The rows go in from a random
+    /// one, so that each group's first slot, every other member's mate, varies from burst to
+    /// burst.
+    fn find_groups(&mut self, pos: Position) -> u32 {
+        let lane = self.lane as usize;
+        let entries = 1u32 << self.pairing.memory.bits;
+        let mut at = self.lane;
+        while at < entries {
+            self.pairing.memory.set_entry(at, 0);
+            at += 32;
+        }
+        for j in 0..self.k {
+            self.pairing.memory.set_mate(j * 32 + lane, NO_MATE as usize);
+        }
+        warp::sync();
+        let first_row = self.rng.below(self.k);
+        for i in 0..self.k {
+            // (first_row + i) % k, without a division.
+            let j = if first_row + i >= self.k {
+                first_row + i - self.k
+            } else {
+                first_row + i
+            };
+            let s = j * 32 + lane;
+            let key = self.factor(pos.index(), s);
+            let mut at = self.pairing.memory.home(key);
+            let mut pending = key != 0;
+            while ballot(pending) != 0 {
+                if pending && self.pairing.memory.entry(at) == 0 {
+                    self.pairing.memory.set_entry(at, s + 1);
+                }
+                warp::sync();
+                if pending {
+                    let first = self.pairing.memory.entry(at);
+                    if first == s + 1 {
+                        pending = false;
+                    } else if self.factor(pos.index(), first - 1) == key {
+                        // A group of two has a mate at its first slot already: now three.
+                        let big = if self.pairing.memory.mate_word(first - 1) == NO_MATE as usize {
+                            0
+                        } else {
+                            BIG
+                        };
+                        let (q, r) = (pos.next().index(), pos.prev().index());
+                        let merge = if self.factor(q, s) == self.factor(q, first - 1)
+                            || self.factor(r, s) == self.factor(r, first - 1)
+                        {
+                            MERGE
+                        } else {
+                            0
+                        };
+                        self.pairing.memory.set_mate(s, first - 1 | merge);
+                        self.pairing.memory.set_mate(first - 1, s | big);
+                        pending = false;
+                    } else {
+                        at = (at + 1) & (entries - 1);
+                    }
+                }
+                warp::sync();
+            }
+        }
+        let mut mated = 0;
+        for j in 0..self.k {
+            mated |= ((self.pairing.memory.mate_word(j * 32 + lane) != NO_MATE as usize) as u32) << j;
+        }
+        self.pairing.burst.mated = mated;
+        warp::sum(mated.count_ones())
+    }
+
+    /// Takes the reductions that the groups at `pos` show (flagged by [`Warp::find_groups`]):
+    /// the merges of a slot with its mate, and, with generalized flips, each group of three
+    /// or more that is dependent. Returns whether the rank fell.
+    fn reduce_found(&mut self, pos: Position, work: &mut Work) -> bool {
+        let before = self.st.rank;
+        let lane = self.lane as usize;
+        let (mut merges, mut big) = (0u32, 0u32);
+        for j in 0..self.k {
+            let word = self.pairing.memory.mate_word(j * 32 + lane);
+            let flagged = |flag: usize| ((word != NO_MATE as usize && word & flag != 0) as u32) << j;
+            merges |= flagged(MERGE);
+            big |= flagged(BIG);
+        }
+        if self.p.flags & FLAG_GENERALIZED == 0 {
+            big = 0;
+        }
+        let mut lanes = ballot(merges | big != 0);
+        while lanes != 0 {
+            let holder = lanes.trailing_zeros();
+            lanes &= lanes - 1;
+            let (mut merging, mut rows) = (shuffle(merges, holder), shuffle(big, holder));
+            while merging != 0 {
+                let slot = merging.trailing_zeros() as usize * 32 + holder as usize;
+                merging &= merging - 1;
+                let mate = self.pairing.memory.mate_word(slot) & !FLAGS;
+                // An earlier merge of this pass may have taken either.
+                let (x, y) = (self.term(slot), self.term(mate));
+                let shared = (x.a == y.a) as u32 + (x.b == y.b) as u32 + (x.c == y.c) as u32;
+                if x.a != 0 && y.a != 0 && shared >= 2 {
+                    self.merge(slot, mate, Position::A, x, work);
+                }
+            }
+            while rows != 0 {
+                let slot = rows.trailing_zeros() as usize * 32 + holder as usize;
+                rows &= rows - 1;
+                self.reduce_group(slot, pos, work);
+            }
+        }
+        self.reduce(work, before);
+        self.st.rank != before
+    }
+}
+
+/// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
+#[inline(always)]
+fn draw(bits: u32, n: u32) -> u32 {
+    ((bits as u64 * n as u64) >> 32) as u32
+}
