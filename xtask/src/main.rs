@@ -46,28 +46,44 @@ fn build_release() -> Result<PathBuf> {
     Ok(root().join("target/release/flipgraph"))
 }
 
-/// `--n 5` or `--n 4x4x5` becomes `--size`; everything else passes through. The search in
-/// results/SIZE is continued when there is one; `--fresh` starts another beside it.
-fn search(args: &[String]) -> Result<()> {
-    let mut pass = Vec::new();
-    let mut size = None;
-    let mut fresh = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--n" => size = Some(it.next().ok_or("--n needs a size, like 5 or 4x4x5")?.clone()),
-            "--fresh" => fresh = true,
-            _ => pass.push(a.clone()),
+/// What `cargo xtask search` was asked: the size, whether to start afresh, and the flags that
+/// pass through to `flipgraph search`.
+#[derive(Debug, PartialEq)]
+struct SearchArgs {
+    size: String,
+    fresh: bool,
+    pass: Vec<String>,
+}
+
+impl SearchArgs {
+    /// `--n 5` or `--n 4x4x5` is the size, `--fresh` a fresh start; everything else passes through.
+    fn parse(args: &[String]) -> Result<SearchArgs> {
+        let mut pass = Vec::new();
+        let mut size = None;
+        let mut fresh = false;
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--n" => size = Some(it.next().ok_or("--n needs a size, like 5 or 4x4x5")?.clone()),
+                "--fresh" => fresh = true,
+                _ => pass.push(a.clone()),
+            }
         }
+        let size = size.ok_or("missing --n (the size, like 5 or 4x4x5)")?;
+        Ok(SearchArgs { size, fresh, pass })
     }
-    let size = size.ok_or("missing --n (the size, like 5 or 4x4x5)")?;
+}
+
+/// The search in results/SIZE is continued when there is one; `--fresh` starts another beside it.
+fn search(args: &[String]) -> Result<()> {
+    let SearchArgs { size, fresh, pass } = SearchArgs::parse(args)?;
     let bin = build_release()?;
     let mut cmd = Command::new(bin);
     cmd.current_dir(root()).arg("search");
     if pass.iter().any(|a| a == "--out" || a == "--resume") {
         cmd.args(["--size", &size]);
     } else {
-        let dir = results_dir(&size, fresh);
+        let dir = results_dir(&root().join("results"), &size, fresh);
         if dir.join("checkpoint.json").exists() {
             eprintln!(
                 "xtask: continuing the search in {} (--fresh starts a new one)",
@@ -81,9 +97,8 @@ fn search(args: &[String]) -> Result<()> {
     run(cmd.args(&pass))
 }
 
-/// results/SIZE, or with `fresh` the first of results/SIZE-2, -3, ... that holds no search.
-fn results_dir(size: &str, fresh: bool) -> PathBuf {
-    let base = root().join("results");
+/// `base/SIZE`, or with `fresh` the first of `base/SIZE-2`, `-3`, ... that holds no search.
+fn results_dir(base: &Path, size: &str, fresh: bool) -> PathBuf {
     let first = base.join(size);
     if !fresh || !first.join("checkpoint.json").exists() {
         return first;
@@ -134,31 +149,45 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() {
         return Err("ptxas rejected the PTX".into());
     }
-    let spills = log
+    for (kernel, registers) in walk_registers(&log)? {
+        println!("ptx: assembles for sm_90 with no spills; {kernel} uses {registers} registers");
+    }
+    Ok(())
+}
+
+/// The walk kernels, whose occupancy ptx-check guards.
+const WALK_KERNELS: [&str; 6] = ["walk", "walk32", "walk_c3", "walk32_c3", "walk_groups", "walk32_groups"];
+
+/// From ptxas's verbose log: each walk kernel's registers, or why the PTX fails the check (a
+/// spill anywhere, a kernel missing, or one above [`MAX_WALK_REGISTERS`]).
+fn walk_registers(log: &str) -> Result<Vec<(&'static str, u32)>> {
+    let spills: Vec<&str> = log
         .lines()
-        .filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"));
-    let spills: Vec<&str> = spills.collect();
+        .filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"))
+        .collect();
     if !spills.is_empty() {
         return Err(format!("register spills: {spills:?}"));
     }
     // The walks' occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
     // it to 166 once cut the warps to 12 and the throughput with them).
-    for kernel in ["walk", "walk32", "walk_c3", "walk32_c3", "walk_groups", "walk32_groups"] {
-        let registers = log
-            .split(&format!("entry function '{kernel}'"))
-            .nth(1)
-            .and_then(|rest| rest.split("Used ").nth(1))
-            .and_then(|rest| rest.split(' ').next())
-            .and_then(|n| n.parse::<u32>().ok())
-            .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
-        if registers > MAX_WALK_REGISTERS {
-            return Err(format!(
-                "the {kernel} kernel needs {registers} registers, above {MAX_WALK_REGISTERS} (fewer warps per SM)"
-            ));
-        }
-        println!("ptx: assembles for sm_90 with no spills; {kernel} uses {registers} registers");
-    }
-    Ok(())
+    WALK_KERNELS
+        .into_iter()
+        .map(|kernel| {
+            let registers = log
+                .split(&format!("entry function '{kernel}'"))
+                .nth(1)
+                .and_then(|rest| rest.split("Used ").nth(1))
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse::<u32>().ok())
+                .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
+            if registers > MAX_WALK_REGISTERS {
+                return Err(format!(
+                    "the {kernel} kernel needs {registers} registers, above {MAX_WALK_REGISTERS} (fewer warps per SM)"
+                ));
+            }
+            Ok((kernel, registers))
+        })
+        .collect()
 }
 
 /// The register budget of the walk kernels: 16 warps of 32 threads per SM (65536 registers).
@@ -180,4 +209,74 @@ fn find_ptxas() -> Option<PathBuf> {
     let out = Command::new("python3").args(["-c", script]).output().ok()?;
     let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     path.is_file().then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{results_dir, walk_registers, SearchArgs, WALK_KERNELS};
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn search_takes_the_size_and_fresh_and_passes_the_rest_on() {
+        let parsed = SearchArgs::parse(&strings(&["--time", "60", "--n", "4x4x5", "--fresh", "--seed", "2"])).unwrap();
+        assert_eq!(
+            parsed,
+            SearchArgs {
+                size: "4x4x5".into(),
+                fresh: true,
+                pass: strings(&["--time", "60", "--seed", "2"]),
+            }
+        );
+        assert!(SearchArgs::parse(&strings(&["--time", "60"]))
+            .unwrap_err()
+            .contains("missing --n"));
+        assert!(SearchArgs::parse(&strings(&["--n"]))
+            .unwrap_err()
+            .contains("--n needs a size"));
+    }
+
+    #[test]
+    fn a_fresh_search_goes_beside_the_searches_already_there() {
+        let base = std::env::temp_dir().join(format!("xtask-results-{}", std::process::id()));
+        let search_in = |dir: &std::path::Path| {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join("checkpoint.json"), "{}").unwrap();
+        };
+        assert_eq!(results_dir(&base, "5", true), base.join("5"));
+        search_in(&base.join("5"));
+        assert_eq!(results_dir(&base, "5", false), base.join("5"));
+        assert_eq!(results_dir(&base, "5", true), base.join("5-2"));
+        search_in(&base.join("5-2"));
+        assert_eq!(results_dir(&base, "5", true), base.join("5-3"));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// A ptxas log in the shape `ptxas -v` writes, with `used` registers for every walk kernel.
+    fn log(used: u32, spill: u32) -> String {
+        WALK_KERNELS
+            .iter()
+            .map(|k| {
+                format!(
+                    "ptxas info    : Compiling entry function '{k}' for 'sm_90'\n\
+                     ptxas info    : Function properties for {k}\n    \
+                     0 bytes stack frame, {spill} bytes spill stores, {spill} bytes spill loads\n\
+                     ptxas info    : Used {used} registers, used 0 barriers\n"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_ptx_check_reads_each_kernels_registers_and_fails_on_spills_or_too_many() {
+        let counts = walk_registers(&log(118, 0)).unwrap();
+        assert_eq!(counts.len(), WALK_KERNELS.len());
+        assert!(counts.iter().all(|&(_, r)| r == 118));
+        assert!(walk_registers(&log(130, 0)).unwrap_err().contains("130 registers"));
+        assert!(walk_registers(&log(100, 8)).unwrap_err().contains("spills"));
+        let without_groups = log(100, 0).replace("walk32_groups", "other");
+        assert!(walk_registers(&without_groups).unwrap_err().contains("'walk32_groups'"));
+    }
 }
