@@ -550,10 +550,10 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
         assert_c3_invariant(&file);
     }
     // A start that is not invariant, a shape that is not square, and what the GPU's symmetric
-    // walk does not do (free fixed terms, reductions by a scan) are refused, before any GPU is
-    // looked for.
+    // walk does not do (free fixed terms, reductions by a scan, partners by groups) are
+    // refused, before any GPU is looked for.
     let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &["--from", laderman.to_str().unwrap()],
             "3x3x3-r23-laderman.m: not invariant",
@@ -566,6 +566,10 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
         (
             &["--size", "3", "--backend", "gpu", "--gpu-reductions", "scan"],
             "(--gpu-reductions walk); use --backend cpu",
+        ),
+        (
+            &["--size", "3", "--backend", "gpu", "--gpu-partners", "groups"],
+            "(--gpu-partners sample); use --backend cpu",
         ),
     ];
     for (args, want) in cases {

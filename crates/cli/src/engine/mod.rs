@@ -179,13 +179,17 @@ impl EngineSpec {
     }
 
     /// Why the GPU kernel cannot take this symmetric walk, if it cannot: it keeps the fixed
-    /// terms frozen and finds reductions by the walk (merges; no generalized flips).
+    /// terms frozen, finds reductions by the walk (merges; no generalized flips) and samples
+    /// its partners.
     fn gpu_cannot_walk_symmetric(&self) -> Option<&'static str> {
         if self.fixed_terms == FixedTerms::Free {
             return Some("the GPU walks symmetric schemes with their fixed terms frozen (--fixed-terms frozen, the default with --cubes)");
         }
         if self.gpu_reductions == Reductions::Scan {
             return Some("the GPU finds the reductions of symmetric walks by the walk (--gpu-reductions walk)");
+        }
+        if self.gpu_partners == Partners::Groups {
+            return Some("the GPU samples the partners of symmetric walks (--gpu-partners sample)");
         }
         None
     }
