@@ -6,20 +6,12 @@ mod common;
 
 use common::{bin, flipgraph, text};
 
-/// The rows of a 2-second `bench --backend gpu --json` over `sizes`, with
-/// `CUDA_VISIBLE_DEVICES` set when given.
-fn bench_rows(sizes: &str, visible: Option<&str>) -> Vec<serde_json::Value> {
+/// The rows of a 2-second `bench --backend gpu --json` with `args` (what to measure and how),
+/// with `CUDA_VISIBLE_DEVICES` set when given.
+fn bench_rows(args: &[&str], visible: Option<&str>) -> Vec<serde_json::Value> {
     let mut cmd = bin();
-    cmd.args([
-        "bench",
-        "--backend",
-        "gpu",
-        "--sizes",
-        sizes,
-        "--seconds",
-        "2",
-        "--json",
-    ]);
+    cmd.args(["bench", "--backend", "gpu", "--seconds", "2", "--json"])
+        .args(args);
     if let Some(v) = visible {
         cmd.env("CUDA_VISIBLE_DEVICES", v);
     }
@@ -88,7 +80,7 @@ fn every_scheme_the_gpu_hands_back_verifies() {
     if gpu().is_none() {
         return;
     }
-    for row in bench_rows("3,4,5", None) {
+    for row in bench_rows(&["--sizes", "3,4,5"], None) {
         assert_eq!(row["walkers_invalid"], 0, "{row}");
         assert_eq!(row["rejected"], 0, "{row}");
         assert!(row["vertices"].as_u64().unwrap() > 0);
@@ -189,8 +181,8 @@ fn every_visible_gpu_runs_its_own_walkers() {
         eprintln!("skipped: {gpus} GPU visible, this test needs two or more");
         return;
     }
-    let all = &bench_rows("4", None)[0];
-    let one = &bench_rows("4", Some("0"))[0];
+    let all = &bench_rows(&["--sizes", "4"], None)[0];
+    let one = &bench_rows(&["--sizes", "4"], Some("0"))[0];
     let engine = all["engine"].as_str().unwrap();
     assert!(engine.contains(&format!("{gpus} GPUs")), "{engine}");
     assert_eq!(walkers_of(engine), gpus * walkers_of(one["engine"].as_str().unwrap()));
@@ -234,20 +226,7 @@ fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
     let out = flipgraph(&["gpu", "--self-test", "--from", &six, "--from", &eight]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("8x8x8 rank 343"), "{}", text(&out));
-    let out = flipgraph(&[
-        "bench",
-        "--backend",
-        "gpu",
-        "--from",
-        &six,
-        &eight,
-        "--seconds",
-        "2",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for row in rows.as_array().unwrap() {
+    for row in bench_rows(&["--from", &six, &eight], None) {
         assert!(row["flips"].as_u64().unwrap() > 0, "{row}");
         assert_eq!(row["walkers_invalid"], 0, "{row}");
     }
@@ -288,23 +267,8 @@ fn a_symmetric_start_whose_fixed_terms_cancel_hands_back_the_cancelled_scheme() 
 
 /// Flips per step of a 2-second bench from `start` with `--gpu-partners partners`.
 fn flips_per_step(start: &str, partners: &str) -> f64 {
-    let out = flipgraph(&[
-        "bench",
-        "--backend",
-        "gpu",
-        "--from",
-        start,
-        "--seconds",
-        "2",
-        "--plateau",
-        "1000000",
-        "--gpu-partners",
-        partners,
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let row = &rows[0];
+    let args = ["--from", start, "--plateau", "1000000", "--gpu-partners", partners];
+    let row = &bench_rows(&args, None)[0];
     assert_eq!(row["walkers_invalid"], 0, "{row}");
     row["flips"].as_f64().unwrap() / row["steps"].as_f64().unwrap()
 }
