@@ -17,7 +17,7 @@
 //! generalized flips the groups of three or more are checked once, when the burst finds them.
 
 use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
-use flipgraph_core::Position;
+use flipgraph_core::{moves, Position};
 
 use super::{fold32, Warp, Work};
 use crate::shared::{FactorStore, Shared16};
@@ -322,8 +322,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
                 let mate = self.pairing.memory.mate_word(slot) & !FLAGS;
                 // An earlier merge of this pass may have taken either.
                 let (x, y) = (self.term(slot), self.term(mate));
-                let shared = (x.a == y.a) as u32 + (x.b == y.b) as u32 + (x.c == y.c) as u32;
-                if x.a != 0 && y.a != 0 && shared >= 2 {
+                if x.a != 0 && y.a != 0 && moves::merge(&x, &y).is_some() {
                     self.merge(slot, mate, Position::A, x, work);
                 }
             }
