@@ -212,13 +212,13 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
         let first = self.rng.below(3);
         for i in 0..3 {
             let pos = Position::from_index((first + i) % 3);
-            let mut grouped = self.find_groups(pos);
-            if grouped != 0 && self.reduce_found(pos, work) {
-                grouped = self.find_groups(pos);
+            let mut found = self.find_groups(pos);
+            if found.grouped != 0 && self.reduce_found(pos, found, work) {
+                found = self.find_groups(pos);
             }
-            if grouped != 0 {
+            if found.grouped != 0 {
                 self.pairing.burst.pos = pos.index() as u32;
-                self.pairing.burst.left = grouped.min(MAX_BURST);
+                self.pairing.burst.left = found.grouped.min(MAX_BURST);
                 return;
             }
         }
@@ -226,10 +226,10 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
     }
 
     /// Finds the groups of equal factors at `pos`: sets every grouped slot's mate and this
-    /// lane's mated rows; returns how many slots have a mate. The rows go in from a random
-    /// one, so that each group's first slot, every other member's mate, varies from burst to
-    /// burst.
-    fn find_groups(&mut self, pos: Position) -> u32 {
+    /// lane's mated rows; returns how many slots have a mate and this lane's flagged rows. The
+    /// rows go in from a random one, so that each group's first slot, every other member's mate,
+    /// varies from burst to burst.
+    fn find_groups(&mut self, pos: Position) -> Found {
         let lane = self.lane as usize;
         let entries = 1u32 << self.pairing.memory.bits;
         let mut at = self.lane;
@@ -287,27 +287,30 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
                 warp::sync();
             }
         }
-        let mut mated = 0;
-        for j in 0..self.k {
-            mated |= ((self.pairing.memory.mate_word(j * 32 + lane) != NO_MATE as usize) as u32) << j;
-        }
-        self.pairing.burst.mated = mated;
-        warp::sum(mated.count_ones())
-    }
-
-    /// Takes the reductions that the groups at `pos` show (flagged by [`Warp::find_groups`]):
-    /// the merges of a slot with its mate, and, with generalized flips, each group of three
-    /// or more that is dependent. Returns whether the rank fell.
-    fn reduce_found(&mut self, pos: Position, work: &mut Work) -> bool {
-        let before = self.st.rank;
-        let lane = self.lane as usize;
-        let (mut merges, mut big) = (0u32, 0u32);
+        // One read of each mate word gives the burst's rows and the reductions' flags.
+        let (mut mated, mut merges, mut big) = (0u32, 0u32, 0u32);
         for j in 0..self.k {
             let word = self.pairing.memory.mate_word(j * 32 + lane);
-            let flagged = |flag: usize| ((word != NO_MATE as usize && word & flag != 0) as u32) << j;
-            merges |= flagged(MERGE);
-            big |= flagged(BIG);
+            if word != NO_MATE as usize {
+                mated |= 1 << j;
+                merges |= ((word & MERGE != 0) as u32) << j;
+                big |= ((word & BIG != 0) as u32) << j;
+            }
         }
+        self.pairing.burst.mated = mated;
+        Found {
+            grouped: warp::sum(mated.count_ones()),
+            merges,
+            big,
+        }
+    }
+
+    /// Takes the reductions that the groups at `pos` show (`found`, from [`Warp::find_groups`]):
+    /// the merges of a slot with its mate, and, with generalized flips, each group of three
+    /// or more that is dependent. Returns whether the rank fell.
+    fn reduce_found(&mut self, pos: Position, found: Found, work: &mut Work) -> bool {
+        let before = self.st.rank;
+        let (merges, mut big) = (found.merges, found.big);
         if self.p.flags & FLAG_GENERALIZED == 0 {
             big = 0;
         }
@@ -335,6 +338,15 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
         self.reduce(work, before);
         self.st.rank != before
     }
+}
+
+/// What a pass of [`Warp::find_groups`] found: how many slots of the warp have a mate, and this
+/// lane's rows whose slot merges with its mate or is the first of a group of three or more.
+#[derive(Clone, Copy)]
+struct Found {
+    grouped: u32,
+    merges: u32,
+    big: u32,
 }
 
 /// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
