@@ -59,7 +59,13 @@ pub const fn warp_shared_bytes(cap: usize, factor_bytes: usize, partners: Partne
         Partners::Sample => 0,
         Partners::Groups => 2 * (group_table_entries(cap) + cap),
     };
-    3 * cap * factor_bytes + HINT_BYTES + groups
+    group_memory_at(cap, factor_bytes) + groups
+}
+
+/// Where a group kernel's table and mates begin in a warp's shared memory
+/// ([`warp_shared_bytes`]): after the factors and the partner hints.
+pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
+    3 * cap * factor_bytes + HINT_BYTES
 }
 
 /// How the lanes of a walk kernel find flip partners; each way is its own kernel (the names
@@ -294,7 +300,10 @@ pub mod log {
 #[cfg(test)]
 mod tests {
     use super::log::{self, ReplayError};
-    use super::{factor_index, scheme_words, Launch, WarpState};
+    use super::{
+        factor_index, group_memory_at, group_table_entries, scheme_words, warp_shared_bytes, Launch, Partners,
+        WarpState,
+    };
     use crate::moves;
     use crate::term::{Position, Term};
 
@@ -354,5 +363,15 @@ mod tests {
         // Pod derives refuse padding; the sizes the PTX parameter and the host copy rely on:
         assert_eq!(core::mem::size_of::<Launch>(), 80);
         assert_eq!(core::mem::size_of::<WarpState>() % 8, 0);
+        // A group kernel's memory follows what a sampling warp has, and holds its table and
+        // mates of 16-bit words.
+        for factor_bytes in [4, 8] {
+            let groups = group_memory_at(cap, factor_bytes);
+            assert_eq!(groups, warp_shared_bytes(cap, factor_bytes, Partners::Sample));
+            assert_eq!(
+                warp_shared_bytes(cap, factor_bytes, Partners::Groups),
+                groups + 2 * (group_table_entries(cap) + cap)
+            );
+        }
     }
 }

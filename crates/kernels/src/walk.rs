@@ -53,8 +53,8 @@
 //! replay on the host.
 
 use flipgraph_core::device::{
-    factor_index, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, HINT_BYTES,
-    NO_LOAD,
+    factor_index, group_memory_at, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG,
+    FLAG_SCAN, NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -982,7 +982,7 @@ impl<'g, S: FactorStore, const C3: bool, P: Pairing> Warp<'g, S, C3, P> {
             tally: Tally::default(),
             // SAFETY: this warp's shared memory: after its factors and hints, a group kernel's
             // table and mates.
-            pairing: unsafe { P::new(warp_shared.wrapping_add(words * S::BYTES + HINT_BYTES), p.cap) },
+            pairing: unsafe { P::new(warp_shared.wrapping_add(group_memory_at(p.cap, S::BYTES)), p.cap) },
         };
         let mut work = Work {
             items: [(0, 0); WORK],
