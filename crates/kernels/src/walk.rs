@@ -63,10 +63,10 @@ use flipgraph_core::{Position, Term};
 
 use crate::global::{SchemeSlots, WarpGlobal};
 use crate::shared::{FactorStore, Shared32};
+use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 mod groups;
 pub(crate) use groups::{Grouped, Pairing, Sampled};
-use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 /// Failed steps in a row after which the warp takes a plus move.
 const FLIPLESS_AFTER: u32 = 8;

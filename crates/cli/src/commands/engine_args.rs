@@ -6,13 +6,13 @@
 use anyhow::{bail, Result};
 use clap::builder::PossibleValue;
 use clap::ValueEnum;
+use flipgraph_core::device::Partners;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
 use crate::search::{Patience, Restarts};
-use flipgraph_core::device::Partners;
 
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]

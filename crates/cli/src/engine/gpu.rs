@@ -735,8 +735,9 @@ impl Engine for MultiGpu {
 #[cfg(test)]
 mod tests {
     use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
-    use flipgraph_core::device::Partners;
-    use flipgraph_core::device::{FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP};
+    use flipgraph_core::device::{
+        Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP,
+    };
     use flipgraph_core::symmetry::{Orbit, SymmetricScheme};
     use flipgraph_core::walk::{Plateau, WalkConfig};
     use flipgraph_core::{Scheme, Shape, Term};

@@ -7,13 +7,13 @@ pub mod cpu;
 pub mod gpu;
 
 use anyhow::{bail, Context, Result};
+use flipgraph_core::device::Partners;
 use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
-use flipgraph_core::device::Partners;
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
 
 /// Which engine a search asks for.
