@@ -158,7 +158,8 @@ pub struct Launch {
     pub flips: u32,
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
-    /// With [`FLAG_ADAPTIVE`], the lowest plateau limit (core's `Plateau::Adaptive` floor).
+    /// With [`FLAG_ADAPTIVE`], the lowest plateau limit (core's `Plateau::Adaptive` floor) of
+    /// the even walkers; the odd ones hold theirs (`plateau::walker_floor`).
     pub plateau_floor: u32,
 }
 

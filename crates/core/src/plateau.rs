@@ -20,6 +20,16 @@
 //! floor (the best fixed limit measured there: 1000 on the CPU, 100 on a GPU, on 4x4x4, where
 //! a walker spends its time at its lowest rank). The CPU walk and the GPU kernel share these
 //! functions.
+//!
+//! Why half the walkers hold: on large shapes (6x6x6 and up from naive) a walker descends
+//! further when it never takes a plus move at all (7x7x7 on a GPU, 60 s: 329 against 337; 6x6x6
+//! on the CPU: 203 against 212), because its plus moves are undone by quick reductions that pull
+//! the limit down, and it climbs to its cap instead of walking its plateau. At 4x4x4's lowest
+//! ranks the same plus moves are the only way down. No rule tried on a walker's own waits told
+//! the two apart (BENCHMARKS.md), so the walkers are split: the odd ones hold their plateau
+//! ([`HOLD_FLOOR`], a plateau of millions of steps; their patience restarts them first), the
+//! even ones escape by the rule above. Restarts from the pool carry whichever half finds the
+//! way down to the other.
 
 /// The smallest adaptive limit.
 pub const MIN: u32 = 16;
@@ -35,6 +45,21 @@ pub const CPU_FLOOR: u32 = 1000;
 /// The floor of the GPU walk, whose steps include matches that found no partner: on 4x4x4 to
 /// rank 47 a fixed 100 took a median 6.3 s against 20 s with 1000.
 pub const GPU_FLOOR: u32 = 100;
+
+/// The floor of a walker that holds its plateau ([`walker_floor`]): 2^24 steps, longer than
+/// its patience, so that it leaves a plateau by a reduction or a restart, not by a plus move.
+pub const HOLD_FLOOR: u32 = 1 << 24;
+
+/// The floor that walker `walker` keeps under an engine's `floor`: the odd walkers hold
+/// ([`HOLD_FLOOR`]), the even ones escape from `floor` up.
+#[inline(always)]
+pub const fn walker_floor(floor: u32, walker: usize) -> u32 {
+    if walker % 2 == 1 && floor < HOLD_FLOOR {
+        HOLD_FLOOR
+    } else {
+        floor
+    }
+}
 
 /// How many waits for a reduction a plateau lasts, once settled.
 pub const WAIT_MULTIPLE: u32 = 4;
@@ -94,6 +119,17 @@ impl Plateau {
         }
     }
 
+    /// The plateau of walker `walker` of an engine: an adaptive one with that walker's floor
+    /// ([`walker_floor`]); a fixed one as it is.
+    pub const fn for_walker(self, walker: usize) -> Plateau {
+        match self {
+            Plateau::Fixed(_) => self,
+            Plateau::Adaptive { floor } => Plateau::Adaptive {
+                floor: walker_floor(floor, walker),
+            },
+        }
+    }
+
     /// The limit after a plateau of `limit` ended in a plus move.
     pub const fn after_plus(self, limit: u64) -> u64 {
         match self {
@@ -132,6 +168,20 @@ mod tests {
         assert_eq!(floored.initial(), 1000);
         assert_eq!(floored.after_reduction(1000, 1), 1000);
         assert_eq!(floored.after_reduction(1000, 2000), 4500);
+    }
+
+    #[test]
+    fn the_odd_walkers_hold_their_plateau_and_the_even_ones_escape() {
+        let p = Plateau::Adaptive { floor: GPU_FLOOR };
+        assert_eq!(p.for_walker(0), p);
+        assert_eq!(p.for_walker(6), p);
+        let hold = p.for_walker(7);
+        assert_eq!(hold, Plateau::Adaptive { floor: HOLD_FLOOR });
+        // A holder starts at its floor and quick reductions never pull it below.
+        assert_eq!(hold.initial(), HOLD_FLOOR as u64);
+        assert_eq!(hold.after_reduction(hold.initial(), 1), HOLD_FLOOR as u64);
+        assert_eq!(Plateau::Fixed(100).for_walker(1), Plateau::Fixed(100));
+        assert_eq!(walker_floor(u32::MAX, 1), u32::MAX);
     }
 
     #[test]

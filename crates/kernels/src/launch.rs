@@ -5,6 +5,7 @@
 use core::arch::nvptx;
 
 use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
+use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
@@ -109,7 +110,8 @@ unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
         } else {
             launch.flags
         },
-        plateau_floor: launch.plateau_floor,
+        // Half the walkers hold their plateaus (core's `plateau::walker_floor`).
+        plateau_floor: walker_floor(launch.plateau_floor, warp),
     };
     let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
     // SAFETY: this warp's part of the block's shared memory, per the contract.

@@ -37,8 +37,10 @@ pub struct EngineArgs {
     /// the wait that reduction took, and a plateau that ends in a plus move makes it half as
     /// long again (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
     /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
-    /// lowest rank takes them about every floor steps. The status line and the JSON progress
-    /// show the walkers' median limit. With --cubes: fixed 16667.
+    /// lowest rank takes them about every floor steps. That is every other walker; the rest hold
+    /// their plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart), which
+    /// large shapes descend by. The status line and the JSON progress show the median limit
+    /// of the escaping walkers. With --cubes: fixed 16667.
     #[arg(long)]
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves (default 4; with --cubes

@@ -456,12 +456,13 @@ impl Engine for GpuEngine {
         };
         let full = fixed.len() + unit * (self.cap - 1);
         let max_rank = (self.options.slack_from.unwrap_or(rank) + slack).min(full);
+        let plateau = self.options.config.plateau.for_walker(walker);
         self.host_states[walker] = WarpState {
             rng: seed,
             rank: rank as u32,
             best_rank: rank as u32,
             max_rank: max_rank as u32,
-            plateau: self.options.config.plateau.initial().min(u32::MAX as u64) as u32,
+            plateau: plateau.initial().min(u32::MAX as u64) as u32,
             load: index,
             fixed: fixed.len() as u32,
             ..WarpState::default()

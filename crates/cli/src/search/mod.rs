@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_rank;
+use flipgraph_core::plateau::HOLD_FLOOR;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
@@ -248,7 +249,7 @@ pub type OnImprovement<'a> = Box<dyn FnMut(&Verified) + 'a>;
 /// Where the walkers stand after a round: what the status line shows of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Standing {
-    /// The median plateau limit.
+    /// The median plateau limit of the escaping walkers (of all, if every one holds).
     plateau: u64,
     /// The lowest, median and highest rank.
     ranks: [usize; 3],
@@ -256,7 +257,13 @@ struct Standing {
 
 impl Standing {
     fn of(walkers: &[WalkerStatus]) -> Standing {
-        let mut plateaus: Vec<u64> = walkers.iter().map(|w| w.plateau).collect();
+        // The walkers that hold their plateaus would make the median a coin toss between
+        // their floor and the others' limits.
+        let escaping = walkers.iter().map(|w| w.plateau).filter(|&p| p < HOLD_FLOOR as u64);
+        let mut plateaus: Vec<u64> = escaping.collect();
+        if plateaus.is_empty() {
+            plateaus = walkers.iter().map(|w| w.plateau).collect();
+        }
         let mut ranks: Vec<usize> = walkers.iter().map(|w| w.rank).collect();
         plateaus.sort_unstable();
         ranks.sort_unstable();
@@ -647,6 +654,33 @@ mod tests {
     use super::*;
     use crate::engine::{Kind, Round};
     use flipgraph_core::Term;
+
+    #[test]
+    fn the_standing_shows_the_escaping_walkers_limits_and_every_walkers_rank() {
+        let status = |rank, plateau| WalkerStatus {
+            rank,
+            best_rank: rank,
+            plateau,
+        };
+        let hold = HOLD_FLOOR as u64;
+        let walkers = [
+            status(50, 100),
+            status(49, hold),
+            status(52, 300),
+            status(51, hold),
+            status(53, 200),
+        ];
+        assert_eq!(
+            Standing::of(&walkers),
+            Standing {
+                plateau: 200,
+                ranks: [49, 51, 53]
+            }
+        );
+        // With every walker holding (a fixed plateau that long), their own median.
+        let holding = [status(50, hold), status(50, 2 * hold), status(50, 2 * hold)];
+        assert_eq!(Standing::of(&holding).plateau, 2 * hold);
+    }
 
     /// Two walkers: walker 0 finds the naive 2x2x2 scheme (rank 8) in every round, walker 1
     /// stays at the start (rank 9); every load is recorded.
