@@ -20,6 +20,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::counters::Counters;
+use crate::sparsity::Sparsity;
 
 /// `WarpState::load` when the walker keeps its terms.
 pub const NO_LOAD: u32 = u32::MAX;
@@ -45,6 +46,41 @@ pub const FLAG_HINTS: u32 = 16;
 /// Flag: each walker adapts its plateau limit ([`WarpState::plateau`]) to its reductions, by
 /// core's [`crate::plateau`] rule; without it the limit stays as loaded.
 pub const FLAG_ADAPTIVE: u32 = 32;
+
+/// Flag: the walker walks sparse (core's [`crate::sparsity`]): a flip that adds `g >= 2` bits
+/// to its factors is taken with chance `2^-(g-1)`. On a launch, every walker; a kernel sets it
+/// on the walkers that [`FLAG_SPARSE_ODD`] names ([`warp_flags`]).
+pub const FLAG_SPARSE: u32 = 64;
+
+/// Flag of a launch: the odd walkers walk sparse ([`Sparsity::Half`]).
+pub const FLAG_SPARSE_ODD: u32 = 128;
+
+/// The launch flags that ask for `sparsity`.
+pub const fn sparsity_flags(sparsity: Sparsity) -> u32 {
+    match sparsity {
+        Sparsity::Off => 0,
+        Sparsity::Half => FLAG_SPARSE_ODD,
+        Sparsity::All => FLAG_SPARSE,
+    }
+}
+
+/// The flags walker `walker` walks by, of a launch's `flags`: [`FLAG_SPARSE`] set when it walks
+/// sparse, [`FLAG_SPARSE_ODD`] cleared; the rest as given.
+pub const fn warp_flags(flags: u32, walker: usize) -> u32 {
+    let sparsity = if flags & FLAG_SPARSE != 0 {
+        Sparsity::All
+    } else if flags & FLAG_SPARSE_ODD != 0 {
+        Sparsity::Half
+    } else {
+        Sparsity::Off
+    };
+    let rest = flags & !(FLAG_SPARSE | FLAG_SPARSE_ODD);
+    if sparsity.walks_sparse(walker) {
+        rest | FLAG_SPARSE
+    } else {
+        rest
+    }
+}
 
 /// Bytes of shared memory that a warp keeps after its `3 * cap` factors: its partner hints,
 /// one 32-bit word per position and lane (bit `j` of lane `l`'s word at a position: slot
@@ -302,8 +338,8 @@ pub mod log {
 mod tests {
     use super::log::{self, ReplayError};
     use super::{
-        factor_index, group_memory_at, group_table_entries, scheme_words, warp_shared_bytes, Launch, Partners,
-        WarpState,
+        factor_index, group_memory_at, group_table_entries, scheme_words, sparsity_flags, warp_flags,
+        warp_shared_bytes, Launch, Partners, Sparsity, WarpState, FLAG_GENERALIZED, FLAG_SPARSE,
     };
     use crate::moves;
     use crate::term::{Position, Term};
@@ -348,6 +384,22 @@ mod tests {
         let mut slots = [Term::new(1, 2, 4), Term::new(7, 1, 2)];
         log::replay(&mut slots, log::pack(log::MERGE, 1, 0, 1, 0)).unwrap();
         assert_eq!(slots, [Term::new(1, 2, 4 ^ 7), Term::default()]);
+    }
+
+    #[test]
+    fn a_launchs_sparsity_reaches_the_walkers_it_names_and_no_others() {
+        for sparsity in [Sparsity::Off, Sparsity::Half, Sparsity::All] {
+            let flags = sparsity_flags(sparsity) | FLAG_GENERALIZED;
+            for walker in 0..6 {
+                let own = warp_flags(flags, walker);
+                assert_eq!(
+                    own & FLAG_SPARSE != 0,
+                    sparsity.walks_sparse(walker),
+                    "{sparsity:?} {walker}"
+                );
+                assert_eq!(own & !FLAG_SPARSE, FLAG_GENERALIZED, "the other flags stay");
+            }
+        }
     }
 
     #[test]

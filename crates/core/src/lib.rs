@@ -7,8 +7,9 @@
 //! the field). Over F2 each factor is a bit mask in one `u64` (n, m, p <= 8).
 //!
 //! Layers, from the bottom:
-//! - [`shape`], [`term`], [`moves`], [`plateau`] and [`rng`]: `no_std` without `alloc`, so the
-//!   GPU kernels compile the very same move logic and plateau schedule for the nvptx64 target.
+//! - [`shape`], [`term`], [`moves`], [`plateau`], [`sparsity`] and [`rng`]: `no_std` without
+//!   `alloc`, so the GPU kernels compile the very same move logic, plateau schedule and sparse
+//!   walk for the nvptx64 target.
 //! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
 //!   verification over F2 and Z, and the single-scheme random walk.
 //! - [`symmetry`] (feature `alloc`): schemes invariant under the cyclic symmetry of square
@@ -40,6 +41,7 @@ pub mod moves;
 pub mod plateau;
 pub mod rng;
 pub mod shape;
+pub mod sparsity;
 pub mod term;
 
 #[cfg(feature = "alloc")]

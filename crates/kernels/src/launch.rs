@@ -4,7 +4,7 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
+use flipgraph_core::device::{warp_flags, warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
 use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
@@ -105,10 +105,11 @@ unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
         flips: launch.flips.max(1),
         target: launch.target,
         // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
+        // Half the walkers walk sparse by default (core's `device::warp_flags`).
         flags: if C3 {
-            launch.flags & !(FLAG_SCAN | FLAG_GENERALIZED)
+            warp_flags(launch.flags, warp) & !(FLAG_SCAN | FLAG_GENERALIZED)
         } else {
-            launch.flags
+            warp_flags(launch.flags, warp)
         },
         // Half the walkers hold their plateaus (core's `plateau::walker_floor`).
         plateau_floor: walker_floor(launch.plateau_floor, warp),

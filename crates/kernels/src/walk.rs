@@ -54,11 +54,12 @@
 
 use flipgraph_core::device::{
     factor_index, group_memory_at, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG,
-    FLAG_SCAN, NO_LOAD,
+    FLAG_SCAN, FLAG_SPARSE, NO_LOAD,
 };
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::rng::WyRand;
+use flipgraph_core::sparsity::{self, weight};
 use flipgraph_core::{Position, Term};
 
 use crate::global::{SchemeSlots, WarpGlobal};
@@ -429,7 +430,14 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
         let rotation = self.rotation(pos);
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
+        let before = weight(&x) + weight(&y);
         moves::flip(&mut x, &mut y, Position::A);
+        if self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
+            // Turned down, not missed: the pair was there, so no guess of a flipless scheme.
+            self.failed = 0;
+            self.st.since_reduction += 1;
+            return;
+        }
         self.put2_from(t, x, u, y, rotation);
         if self.hinted() {
             // core's flip: `t` changes at R, `u` at Q.

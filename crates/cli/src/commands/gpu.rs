@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::{log, Partners};
 use flipgraph_core::plateau::GPU_FLOOR;
+use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::{is_c3_invariant, SymmetricScheme};
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
@@ -142,6 +143,8 @@ fn self_test_walks(
             Symmetry::None => 3,
             Symmetry::C3 => 6,
         },
+        // Sparse walkers and free ones side by side (symmetric walks walk free).
+        sparsity: Sparsity::Half,
     };
     let options = GpuOptions {
         walkers: Some(WALKERS),

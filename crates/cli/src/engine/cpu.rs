@@ -81,6 +81,7 @@ impl Engine for CpuEngine {
         } = self.walks;
         config.max_rank += slack_from.unwrap_or(scheme.rank());
         config.plateau = config.plateau.for_walker(walker);
+        config.sparsity = config.sparsity.for_walker(walker);
         let walk: Box<dyn Walk> = match symmetry {
             Symmetry::None => Box::new(Walker::new(scheme, config, seed)),
             Symmetry::C3 => {

@@ -12,8 +12,8 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, warp_shared_bytes, Launch, Partners, WarpState, FLAG_ADAPTIVE,
-    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    factor_index, log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState,
+    FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
 use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
@@ -606,7 +606,8 @@ fn launch(
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
         | flag(matches!(config.plateau, Plateau::Adaptive { .. }), FLAG_ADAPTIVE)
-        | flag(trap, FLAG_TRAP);
+        | flag(trap, FLAG_TRAP)
+        | sparsity_flags(config.sparsity);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
         terms: buffers.terms,

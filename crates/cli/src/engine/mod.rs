@@ -9,6 +9,7 @@ pub mod gpu;
 use anyhow::{bail, Context, Result};
 use flipgraph_core::device::Partners;
 use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
+use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
@@ -72,6 +73,8 @@ pub struct EngineSpec {
     /// walkers are sized for it. None: the naive rank.
     pub start_rank: Option<usize>,
     pub generalized: bool,
+    /// Which walkers walk sparse.
+    pub sparsity: Sparsity,
     /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
     pub round_steps: Option<u64>,
     /// GPU: how long a round lasts when `round_steps` is not given.
@@ -103,6 +106,7 @@ impl Default for EngineSpec {
             slack_from: None,
             start_rank: None,
             generalized: true,
+            sparsity: Sparsity::Half,
             round_steps: None,
             gpu_round_ms: 100,
             gpu_match_rounds: 2,
@@ -137,6 +141,7 @@ impl EngineSpec {
             plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
             generalized: self.generalized,
             max_rank: self.plus_slack,
+            sparsity: self.sparsity,
         }
     }
 

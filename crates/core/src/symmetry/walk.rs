@@ -866,6 +866,7 @@ mod tests {
                     plateau: Plateau::Fixed(300),
                     generalized,
                     max_rank: shape.naive_rank() + 6,
+                    ..WalkConfig::default()
                 };
                 let mut w = SymmetricWalker::new(&SymmetricScheme::naive(shape).unwrap(), config, 42);
                 for _ in 0..10 {

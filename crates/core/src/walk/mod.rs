@@ -19,6 +19,8 @@ pub use crate::plateau::Plateau;
 use crate::rng::WyRand;
 use crate::scheme::Scheme;
 use crate::shape::Shape;
+pub use crate::sparsity::Sparsity;
+use crate::sparsity::{self, weight};
 use crate::term::{Factor, Position, Term};
 use table::FactorTable;
 
@@ -33,6 +35,9 @@ pub struct WalkConfig {
     pub generalized: bool,
     /// No plus move is taken at this rank or above.
     pub max_rank: usize,
+    /// Which walkers walk sparse ([`crate::sparsity`]). An engine resolves it per walker
+    /// ([`Sparsity::for_walker`]); a lone walker walks sparse only with [`Sparsity::All`].
+    pub sparsity: Sparsity,
 }
 
 impl Default for WalkConfig {
@@ -43,6 +48,7 @@ impl Default for WalkConfig {
             },
             generalized: true,
             max_rank: usize::MAX,
+            sparsity: Sparsity::Off,
         }
     }
 }
@@ -306,6 +312,13 @@ impl Walker {
         };
         let (mut x, mut y) = (self.terms[t as usize], self.terms[u as usize]);
         flip(&mut x, &mut y, g.pos);
+        if self.config.sparsity == Sparsity::All {
+            let before = weight(&self.terms[t as usize]) + weight(&self.terms[u as usize]);
+            if !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
+                self.since_reduction += 1;
+                return false;
+            }
+        }
         let (q, r) = (g.pos.next(), g.pos.prev());
         // The sizes of the four groups the flip changes: those t and u stay in (read first, so
         // the loads overlap the index updates; the updates leave them unchanged unless the flip
@@ -722,11 +735,12 @@ mod tests {
     #[test]
     fn the_tensor_is_preserved_and_the_index_consistent_after_many_steps() {
         for shape in shapes() {
-            for generalized in [false, true] {
+            for (generalized, sparsity) in [(false, Sparsity::Off), (true, Sparsity::Off), (true, Sparsity::All)] {
                 let config = WalkConfig {
                     plateau: Plateau::Fixed(300),
                     generalized,
                     max_rank: shape.naive_rank() + 4,
+                    sparsity,
                 };
                 let mut w = Walker::new(&Scheme::naive(shape), config, 42);
                 for _ in 0..20 {
@@ -794,6 +808,31 @@ mod tests {
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5).0, run(6).0);
+    }
+
+    #[test]
+    fn a_sparse_walk_keeps_its_factors_lighter_and_turns_flips_down() {
+        let s = Scheme::naive(Shape::square(6).unwrap());
+        let walk = |sparsity| {
+            let config = WalkConfig {
+                plateau: Plateau::Fixed(0),
+                sparsity,
+                ..WalkConfig::default()
+            };
+            let mut w = Walker::new(&s, config, 9);
+            w.walk(100_000, 0);
+            assert_eq!(verify(&w.scheme()), Ok(()));
+            let weight: u32 = w.scheme().terms().iter().map(crate::sparsity::weight).sum();
+            (weight, w.counters())
+        };
+        let (free, free_counters) = walk(Sparsity::Off);
+        let (sparse, sparse_counters) = walk(Sparsity::All);
+        assert_eq!(
+            free_counters.flips, free_counters.steps,
+            "a free walk takes every flip it draws"
+        );
+        assert!(sparse_counters.flips < sparse_counters.steps, "{sparse_counters:?}");
+        assert!(2 * sparse < free, "sparse {sparse}, free {free}");
     }
 
     #[test]
