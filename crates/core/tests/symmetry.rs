@@ -149,7 +149,12 @@ proptest! {
     /// generalized flips.
     #[test]
     fn the_walk_keeps_invariance_and_the_tensor(n in 2usize..=6, seed in any::<u64>(), generalized in any::<bool>()) {
-        let config = WalkConfig { plateau: Plateau::Fixed(200), generalized, max_rank: n * n * n + 9 };
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(200),
+            generalized,
+            max_rank: n * n * n + 9,
+            ..WalkConfig::default()
+        };
         let mut w = SymmetricWalker::new(&naive(n), config, seed);
         for _ in 0..4 {
             w.walk(2_000, 0);
@@ -601,6 +606,7 @@ fn a_walk_with_a_huge_plus_slack_stops_climbing_at_twice_the_naive_rank() {
         plateau: Plateau::Fixed(2),
         generalized: false,
         max_rank: usize::MAX / 2,
+        ..WalkConfig::default()
     };
     let mut w = SymmetricWalker::new(&naive(3), config, 11);
     for _ in 0..20 {

@@ -738,10 +738,10 @@ impl Engine for MultiGpu {
 mod tests {
     use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
     use flipgraph_core::device::{
-        Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP,
+        Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP,
     };
     use flipgraph_core::symmetry::{Orbit, SymmetricScheme};
-    use flipgraph_core::walk::{Plateau, WalkConfig};
+    use flipgraph_core::walk::{Plateau, Sparsity, WalkConfig};
     use flipgraph_core::{Scheme, Shape, Term};
 
     #[test]
@@ -752,6 +752,7 @@ mod tests {
                 plateau: Plateau::Adaptive { floor: 100 },
                 generalized: true,
                 max_rank: 4,
+                sparsity: Sparsity::Half,
             },
             device: 0,
             log_entries: 7,
@@ -787,7 +788,7 @@ mod tests {
         // 17 slots per lane: automatic hints are on.
         assert_eq!(
             l.flags,
-            FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS | FLAG_ADAPTIVE
+            FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS | FLAG_ADAPTIVE | FLAG_SPARSE_ODD
         );
         let quiet = GpuOptions {
             log_entries: 0,
@@ -795,6 +796,7 @@ mod tests {
             config: WalkConfig {
                 generalized: false,
                 plateau: Plateau::Fixed(100),
+                sparsity: Sparsity::Off,
                 ..options.config
             },
             ..options
