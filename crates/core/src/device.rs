@@ -49,7 +49,8 @@ pub const FLAG_ADAPTIVE: u32 = 32;
 
 /// Flag: the walker walks sparse (core's [`crate::sparsity`]): a flip that adds `g >= 2` bits
 /// to its factors is taken with chance `2^-(g-1)`. On a launch, every walker; a kernel sets it
-/// on the walkers that [`FLAG_SPARSE_ODD`] names ([`warp_flags`]).
+/// on the walkers that [`FLAG_SPARSE_ODD`] names ([`warp_flags`]). The symmetric kernels' orbit
+/// flips ignore it.
 pub const FLAG_SPARSE: u32 = 64;
 
 /// Flag of a launch: the odd walkers walk sparse ([`Sparsity::Half`]).

@@ -1,7 +1,8 @@
 //! The random walk on the flip graph of one scheme (the host reference walk).
 //!
-//! Each step picks a random group of terms that share a factor, flips a random pair of it, and
-//! takes every reduction the flip allows at once: merges of terms that share two factors and,
+//! Each step picks a random group of terms that share a factor, flips a random pair of it (a
+//! sparse walker may turn a flip down: [`crate::sparsity`]), and takes every reduction the flip
+//! allows at once: merges of terms that share two factors and,
 //! when enabled, generalized flips of dependent groups of three or more. After a plateau of
 //! steps without a reduction it takes a plus move (rank +1) to leave it; the plateau's limit is
 //! fixed or adapts to the walker's reductions ([`crate::plateau`]).
