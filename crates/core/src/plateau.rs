@@ -50,11 +50,18 @@ pub const GPU_FLOOR: u32 = 100;
 /// its patience, so that it leaves a plateau by a reduction or a restart, not by a plus move.
 pub const HOLD_FLOOR: u32 = 1 << 24;
 
-/// The floor that walker `walker` keeps under an engine's `floor`: the odd walkers hold
-/// ([`HOLD_FLOOR`]), the even ones escape from `floor` up.
+/// Whether walker `walker` is one of the half that hold their plateaus (the odd ones); the same
+/// half walks sparse by default ([`crate::sparsity::Sparsity::Half`]).
+#[inline(always)]
+pub const fn holds(walker: usize) -> bool {
+    walker % 2 == 1
+}
+
+/// The floor that walker `walker` keeps under an engine's `floor`: the walkers that [`holds`]
+/// names hold ([`HOLD_FLOOR`]), the others escape from `floor` up.
 #[inline(always)]
 pub const fn walker_floor(floor: u32, walker: usize) -> u32 {
-    if walker % 2 == 1 && floor < HOLD_FLOOR {
+    if holds(walker) && floor < HOLD_FLOOR {
         HOLD_FLOOR
     } else {
         floor

@@ -20,8 +20,9 @@ use crate::term::Term;
 pub enum Sparsity {
     /// None: every flip is taken.
     Off,
-    /// The odd walkers (the default): the descent of large shapes, and free walkers for the
-    /// lowest ranks of small ones.
+    /// The walkers that hold their plateaus, the odd ones ([`crate::plateau::holds`]; the
+    /// default): the descent of large shapes, and free walkers for the lowest ranks of small
+    /// ones.
     #[default]
     Half,
     /// Every walker: the fastest descent on large shapes, but small shapes stall above their
@@ -45,7 +46,7 @@ impl Sparsity {
     pub const fn walks_sparse(self, walker: usize) -> bool {
         match self {
             Sparsity::Off => false,
-            Sparsity::Half => walker % 2 == 1,
+            Sparsity::Half => crate::plateau::holds(walker),
             Sparsity::All => true,
         }
     }
