@@ -654,6 +654,50 @@ fn a_resumed_cube_search_keeps_its_cubes_and_their_settings() {
 }
 
 #[test]
+fn a_search_from_a_given_scheme_walks_free_and_its_resume_keeps_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let sparse_of = |out: &Path| {
+        let checkpoint = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&checkpoint).unwrap();
+        json["sparse"].as_str().unwrap_or("absent").to_owned()
+    };
+    let given = dir.path().join("given");
+    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    cpu_search(
+        "1s",
+        &[
+            "--from",
+            laderman.to_str().unwrap(),
+            "--target-rank",
+            "20",
+            "--out",
+            given.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(sparse_of(&given), "off");
+    cpu_search("1s", &["--resume", given.to_str().unwrap()]);
+    assert_eq!(sparse_of(&given), "off", "the resume kept the checkpoint's");
+    // From the naive scheme half the walkers walk sparse, unless told otherwise.
+    let naive = dir.path().join("naive");
+    cpu_search(
+        "1s",
+        &["--size", "3", "--target-rank", "20", "--out", naive.to_str().unwrap()],
+    );
+    assert_eq!(sparse_of(&naive), "half");
+    let told = dir.path().join("told");
+    let told_args = [
+        "--from",
+        laderman.to_str().unwrap(),
+        "--target-rank",
+        "20",
+        "--sparse",
+        "all",
+    ];
+    cpu_search("1s", &[&told_args[..], &["--out", told.to_str().unwrap()]].concat());
+    assert_eq!(sparse_of(&told), "all");
+}
+
+#[test]
 fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cubes");

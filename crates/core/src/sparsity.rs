@@ -15,7 +15,9 @@
 
 use crate::term::Term;
 
-/// Which walkers walk sparse.
+/// Which walkers walk sparse. Engines default to [`Sparsity::Half`]; the `flipgraph` binary
+/// walks free ([`Sparsity::Off`]) from a given scheme, where sparse walkers turn down about
+/// a third of their flips and descend no further (BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sparsity {
     /// None: every flip is taken.
@@ -39,6 +41,22 @@ impl Sparsity {
         } else {
             Sparsity::Off
         }
+    }
+
+    /// Its name on the command line and in checkpoints: `off`, `half` or `all`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sparsity::Off => "off",
+            Sparsity::Half => "half",
+            Sparsity::All => "all",
+        }
+    }
+
+    /// The sparsity named `name` ([`Sparsity::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Sparsity> {
+        [Sparsity::Off, Sparsity::Half, Sparsity::All]
+            .into_iter()
+            .find(|s| s.name() == name)
     }
 
     /// Whether walker `walker` walks sparse.
@@ -73,6 +91,14 @@ mod tests {
 
     fn ones(n: u32) -> u64 {
         (1u64 << n) - 1
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in [Sparsity::Off, Sparsity::Half, Sparsity::All] {
+            assert_eq!(Sparsity::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Sparsity::from_name("most"), None);
     }
 
     /// Of `draws` evenly spread draws of 64 bits, how many take a flip that gains `gain` bits.

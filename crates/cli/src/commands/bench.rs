@@ -120,7 +120,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut engine_name = String::new();
     for start in starts(args)? {
-        let spec = args.engine.spec_from(start.scheme.rank());
+        let spec = args.engine.spec_from(start.scheme.rank(), !args.from.is_empty());
         let (name, row) = measure(&spec, &run, &start)?;
         engine_name = name;
         let mut row = row;

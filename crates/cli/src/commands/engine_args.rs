@@ -53,9 +53,11 @@ pub struct EngineArgs {
     pub no_generalized_flips: bool,
     /// Which walkers walk sparse: they take a flip that adds g >= 2 bits to their factors only
     /// with chance 2^-(g-1), and so stay where factors coincide and reductions are common
-    /// (plain walks; symmetric ones walk free).
-    #[arg(long, default_value = "half")]
-    pub sparse: SparsityArg,
+    /// (plain walks; symmetric ones walk free). Default: half from the naive scheme, off from a
+    /// given scheme (--from), where sparse walkers turn down about a third of their flips and
+    /// descend no further; a resumed search keeps its checkpoint's.
+    #[arg(long)]
+    pub sparse: Option<SparsityArg>,
     /// Random seed (default 1): the same seed, engine and walker count give the same run (on a
     /// GPU, with --round-steps). A resumed search keeps its checkpoint's.
     #[arg(long)]
@@ -169,7 +171,7 @@ impl EngineArgs {
                 PLUS_SLACK
             }),
             generalized: !self.no_generalized_flips,
-            sparsity: self.sparse.into(),
+            sparsity: self.sparsity(false),
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,
             gpu_match_rounds: self.gpu_rounds,
@@ -229,12 +231,26 @@ impl EngineArgs {
     }
 
     /// The engine these flags ask for, on a search whose starts reach rank `start_rank`: GPU
-    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it.
-    pub fn spec_from(&self, start_rank: usize) -> EngineSpec {
+    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it. A
+    /// start `given` (a scheme of --from, not the naive one) walks free unless --sparse says.
+    pub fn spec_from(&self, start_rank: usize, given: bool) -> EngineSpec {
         EngineSpec {
             slack_from: (!self.cubes.is_empty()).then_some(start_rank),
             start_rank: Some(start_rank),
+            sparsity: self.sparsity(given),
             ..self.spec()
+        }
+    }
+
+    /// Which walkers walk sparse: as --sparse says, else half of them from the naive scheme
+    /// (the descent: sparse walkers descend far faster on large shapes) and none from a
+    /// `given` scheme (near a record they turn down a third of their flips and descend no
+    /// further: BENCHMARKS.md).
+    pub fn sparsity(&self, given: bool) -> Sparsity {
+        match (self.sparse, given) {
+            (Some(chosen), _) => chosen.into(),
+            (None, false) => Sparsity::Half,
+            (None, true) => Sparsity::Off,
         }
     }
 
@@ -428,7 +444,7 @@ pub(crate) mod tests {
         let start = args.naive_start(Shape::square(5).unwrap()).unwrap();
         assert_eq!(start.rank(), 135);
         assert!(is_c3_invariant(&start));
-        let spec = args.spec_from(start.rank());
+        let spec = args.spec_from(start.rank(), false);
         assert_eq!((spec.fixed_terms, spec.slack_from), (FixedTerms::Frozen, Some(135)));
         // Moosbauer and Poole's settings, unless flags say otherwise.
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
@@ -471,12 +487,25 @@ pub(crate) mod tests {
         let naive = engine(&["--symmetry", "c3"]);
         assert_eq!(naive.naive_start(Shape::square(5).unwrap()).unwrap().rank(), 125);
         assert_eq!(
-            naive.spec_from(125),
+            naive.spec_from(125, false),
             crate::engine::EngineSpec {
                 symmetry: crate::engine::Symmetry::C3,
                 start_rank: Some(125),
                 ..Default::default()
             }
+        );
+    }
+
+    #[test]
+    fn a_given_start_walks_free_unless_sparse_is_chosen() {
+        use flipgraph_core::sparsity::Sparsity;
+        assert_eq!(engine::<&str>(&[]).spec_from(64, false).sparsity, Sparsity::Half);
+        assert_eq!(engine::<&str>(&[]).spec_from(47, true).sparsity, Sparsity::Off);
+        let chosen = engine(&["--sparse", "half"]);
+        assert_eq!(chosen.spec_from(47, true).sparsity, Sparsity::Half);
+        assert_eq!(
+            engine(&["--sparse", "off"]).spec_from(64, false).sparsity,
+            Sparsity::Off
         );
     }
 

@@ -203,6 +203,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
         bail!("--cubes starts a new search; a resumed one keeps the cubes of its checkpoint");
     }
     let recipe = Checkpoint::read_recipe(dir)?;
+    engine.sparse = engine.sparse.or(recipe.sparsity.map(Into::into));
     if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
@@ -401,8 +402,8 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     } = begin(args, &flags, index, islands)?;
     let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
-        Some(place) => place.share(flags.spec_from(start_rank)),
-        None => flags.spec_from(start_rank),
+        Some(place) => place.share(flags.spec_from(start_rank, args.from.is_some())),
+        None => flags.spec_from(start_rank, args.from.is_some()),
     };
     let mut engine = spec.open(shape)?;
     let resume = args.resume.is_some();
@@ -417,6 +418,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         restarts: flags.restarts(),
         cubes: flags.cubes.clone(),
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
+        sparsity: spec.sparsity,
         ..SearchConfig::new(
             shape,
             target,

@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::plateau::HOLD_FLOOR;
 use flipgraph_core::rng::WyRand;
+use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
@@ -54,6 +55,8 @@ pub struct SearchConfig {
     /// For a search of C3-invariant schemes, whether its fixed terms are frozen: kept in its
     /// checkpoints, so that a resume walks the same schemes.
     pub symmetric: Option<FixedTerms>,
+    /// Which walkers walk sparse: kept in its checkpoints, so that a resume walks the same way.
+    pub sparsity: Sparsity,
 }
 
 /// Where walkers restart.
@@ -126,6 +129,7 @@ impl SearchConfig {
             restarts: Restarts::Pool,
             cubes: Vec::new(),
             symmetric: None,
+            sparsity: Sparsity::default(),
         }
     }
 }
@@ -644,6 +648,7 @@ impl<'a> Driver<'a> {
                 .collect(),
             cubes: self.config.cubes.clone(),
             symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
+            sparse: Some(self.config.sparsity.name().to_owned()),
         };
         out.checkpoint(&cp)
     }

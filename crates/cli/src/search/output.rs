@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
+use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
@@ -51,6 +52,10 @@ pub struct Checkpoint {
     /// search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetric: Option<String>,
+    /// Which walkers walk sparse ([`Sparsity::name`]), so that a resume keeps it; absent in
+    /// checkpoints older than the choice (their resumes take the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sparse: Option<String>,
 }
 
 /// How a search started and what it walks, as its checkpoint says (read without the pool's
@@ -61,6 +66,8 @@ pub struct Recipe {
     pub cubes: Vec<String>,
     /// For a search of C3-invariant schemes, whether its fixed terms are frozen.
     pub symmetric: Option<FixedTerms>,
+    /// Which walkers walked sparse, if it says.
+    pub sparsity: Option<Sparsity>,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +76,8 @@ struct RecipeFields {
     cubes: Vec<String>,
     #[serde(default)]
     symmetric: Option<String>,
+    #[serde(default)]
+    sparse: Option<String>,
 }
 
 /// How a checkpoint names the fixed terms of a search of C3-invariant schemes.
@@ -120,9 +129,17 @@ impl Checkpoint {
                     .with_context(|| format!("{}: unknown symmetry '{name}' (damaged checkpoint?)", path.display()))?,
             ),
         };
+        let sparsity = match fields.sparse.as_deref() {
+            None => None,
+            Some(name) => Some(
+                Sparsity::from_name(name)
+                    .with_context(|| format!("{}: unknown sparsity '{name}' (damaged checkpoint?)", path.display()))?,
+            ),
+        };
         Ok(Recipe {
             cubes: fields.cubes,
             symmetric,
+            sparsity,
         })
     }
 
