@@ -310,11 +310,7 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
     let median = median_of_runs(&sorted, args.runs as usize);
-    let mean = if sorted.is_empty() {
-        f64::NAN
-    } else {
-        sorted.iter().sum::<f64>() / sorted.len() as f64
-    };
+    let mean = mean_of(&sorted);
     let timeout = args.timeout.as_secs_f64();
     let result = json!({
         "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": failures,
@@ -327,11 +323,10 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     } else {
         let median = median.map_or(format!("> {timeout:.0}s"), |m| format!("{m:.2}s"));
         println!(
-            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; of those that reached it: mean {mean:.2}s, min {:.2}s, max {:.2}s",
+            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; {}",
             sorted.len(),
             args.runs,
-            sorted.first().unwrap_or(&f64::NAN),
-            sorted.last().unwrap_or(&f64::NAN)
+            reached_summary(&sorted)
         );
     }
     Ok(if failures == 0 {
@@ -339,6 +334,21 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// What the `sorted` times of the runs that reached the rank say: their mean, min and max.
+fn reached_summary(sorted: &[f64]) -> String {
+    match (mean_of(sorted), sorted.first(), sorted.last()) {
+        (Some(mean), Some(min), Some(max)) => {
+            format!("of those that reached it: mean {mean:.2}s, min {min:.2}s, max {max:.2}s")
+        }
+        _ => "none reached it".to_owned(),
+    }
+}
+
+/// The mean of `times`, if there are any.
+fn mean_of(times: &[f64]) -> Option<f64> {
+    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
 }
 
 /// The median wall time over all `runs`, from the `sorted` times of those that reached the rank:
@@ -389,6 +399,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--patience", e.patience.map(|p| p.to_string())),
         ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
         ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
+        ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
     ] {
         if let Some(value) = value {
             flags.extend([flag.to_owned(), value]);
@@ -405,7 +416,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{engine_flags, median_of_runs};
+    use super::{engine_flags, median_of_runs, reached_summary};
     use crate::commands::engine_args::tests::engine;
 
     #[test]
@@ -428,7 +439,8 @@ mod tests {
             ]),
             engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
             engine(&["--backend", "cpu", "--symmetry", "c3"]),
-            engine(&["--symmetry", "none", "--patience", "9"]),
+            engine(&["--symmetry", "none", "--patience", "9", "--sparse", "off"]),
+            engine(&["--sparse", "all"]),
             engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         ] {
             let passed = engine(&engine_flags(&given));
@@ -445,5 +457,14 @@ mod tests {
         assert_eq!(median_of_runs(&nine[..5], 10), None);
         assert_eq!(median_of_runs(&nine[..5], 9), Some(7.0));
         assert_eq!(median_of_runs(&[], 0), None);
+    }
+
+    #[test]
+    fn a_summary_of_no_reached_runs_says_so() {
+        assert_eq!(reached_summary(&[]), "none reached it");
+        assert_eq!(
+            reached_summary(&[2.0, 4.0]),
+            "of those that reached it: mean 3.00s, min 2.00s, max 4.00s"
+        );
     }
 }
