@@ -383,6 +383,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
+        ("--gpu", e.gpu.map(|v| v.to_string())),
         ("--walkers", e.walkers.map(|v| v.to_string())),
         ("--plateau", e.plateau.map(|v| v.to_string())),
         ("--round-steps", e.round_steps.map(|v| v.to_string())),
@@ -437,7 +438,15 @@ mod tests {
                 "--gpu-partners",
                 "groups",
             ]),
-            engine(&["--backend", "gpu", "--gpu-round-ms", "300", "--no-generalized-flips"]),
+            engine(&[
+                "--backend",
+                "gpu",
+                "--gpu-round-ms",
+                "300",
+                "--no-generalized-flips",
+                "--gpu",
+                "1",
+            ]),
             engine(&["--backend", "cpu", "--symmetry", "c3"]),
             engine(&["--symmetry", "none", "--patience", "9", "--sparse", "off"]),
             engine(&["--sparse", "all"]),
