@@ -1,6 +1,6 @@
 //! `flipgraph bench`: throughput per size from the naive scheme, and time to a rank.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -303,7 +303,11 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
             eprintln!("run {seed}: rank {rank} in {secs:.2}s");
         } else {
             failures += 1;
-            eprintln!("run {seed}: no rank {rank} within {:.0}s", args.timeout.as_secs_f64());
+            let best = lowest_rank_written(&out, shape).map_or("none".to_owned(), |r| r.to_string());
+            eprintln!(
+                "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
+                args.timeout.as_secs_f64()
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -334,6 +338,18 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The lowest rank of the result files of `shape` in `out` (named `SHAPE-rRANK.json`).
+fn lowest_rank_written(out: &Path, shape: Shape) -> Option<usize> {
+    let prefix = format!("{shape}-r");
+    std::fs::read_dir(out)
+        .ok()?
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix(&prefix)?.strip_suffix(".json")?.parse().ok()
+        })
+        .min()
 }
 
 /// What the `sorted` times of the runs that reached the rank say: their mean, min and max.
@@ -417,7 +433,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{engine_flags, median_of_runs, reached_summary};
+    use super::{engine_flags, lowest_rank_written, median_of_runs, reached_summary};
     use crate::commands::engine_args::tests::engine;
 
     #[test]
@@ -466,6 +482,23 @@ mod tests {
         assert_eq!(median_of_runs(&nine[..5], 10), None);
         assert_eq!(median_of_runs(&nine[..5], 9), Some(7.0));
         assert_eq!(median_of_runs(&[], 0), None);
+    }
+
+    #[test]
+    fn the_lowest_rank_written_is_read_from_the_file_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let shape = flipgraph_core::Shape::square(4).unwrap();
+        assert_eq!(lowest_rank_written(dir.path(), shape), None);
+        for name in [
+            "4x4x4-r52.json",
+            "4x4x4-r49.json",
+            "4x4x4-r48.txt",
+            "3x3x3-r23.json",
+            "notes",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        assert_eq!(lowest_rank_written(dir.path(), shape), Some(49));
     }
 
     #[test]
