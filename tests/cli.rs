@@ -552,6 +552,42 @@ fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
 }
 
 #[test]
+fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() {
+    let ttr = |target: &str, timeout: &str| {
+        flipgraph(&[
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--json",
+            "--time-to-rank",
+            target,
+            "--runs",
+            "2",
+            "--timeout",
+            timeout,
+        ])
+    };
+    let reached = ttr("2x2x2:7", "20s");
+    assert!(reached.status.success(), "{}", text(&reached));
+    let json: serde_json::Value = serde_json::from_slice(&reached.stdout).unwrap();
+    assert_eq!(
+        (json["reached"].as_u64(), json["failures"].as_u64()),
+        (Some(2), Some(0)),
+        "{json}"
+    );
+    assert!(json["median_s"].as_f64().is_some_and(|m| m > 0.0), "{json}");
+    // 7 is the lowest rank of 2x2x2: every run misses 6, having written 7.
+    let missed = ttr("2x2x2:6", "1s");
+    assert_eq!(missed.status.code(), Some(1), "{}", text(&missed));
+    let json: serde_json::Value = serde_json::from_slice(&missed.stdout).unwrap();
+    assert_eq!(json["missed_lowest_ranks"], serde_json::json!([7, 7]), "{json}");
+    assert!(json["median_s"].is_null() && json["mean_reached_s"].is_null(), "{json}");
+    assert!(text(&missed).contains("lowest rank written: 7"), "{}", text(&missed));
+}
+
+#[test]
 fn flags_out_of_range_are_clear_errors_not_panics() {
     let search = ["search", "--size", "2", "--backend", "cpu", "--time", "1s"];
     let bench = ["bench", "--sizes", "2", "--backend", "cpu"];

@@ -263,7 +263,8 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
     let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
     let mut times = Vec::new();
-    let mut failures = 0;
+    // The lowest rank each run that missed the target wrote (None: it wrote nothing).
+    let mut missed = Vec::new();
     for seed in 1..=args.runs {
         let out: PathBuf = tmp.join(format!("run{seed}"));
         let _ = std::fs::remove_dir_all(&out);
@@ -302,8 +303,9 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
             times.push(secs);
             eprintln!("run {seed}: rank {rank} in {secs:.2}s");
         } else {
-            failures += 1;
-            let best = lowest_rank_written(&out, shape).map_or("none".to_owned(), |r| r.to_string());
+            let lowest = lowest_rank_written(&out, shape);
+            missed.push(lowest);
+            let best = lowest.map_or("none".to_owned(), |r| r.to_string());
             eprintln!(
                 "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
                 args.timeout.as_secs_f64()
@@ -317,9 +319,10 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let mean = mean_of(&sorted);
     let timeout = args.timeout.as_secs_f64();
     let result = json!({
-        "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": failures,
+        "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": missed.len(),
         "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
         "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
+        "missed_lowest_ranks": missed,
         "generalized_flips": !args.engine.no_generalized_flips,
     });
     if args.json {
@@ -333,7 +336,7 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
             reached_summary(&sorted)
         );
     }
-    Ok(if failures == 0 {
+    Ok(if missed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
