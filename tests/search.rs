@@ -219,9 +219,20 @@ fn a_search_reaches_its_target_and_writes_each_rank() {
     assert!(out.join("3x3x3-r27.json").exists(), "the start rank is written too");
     assert_folder_sound(&out);
     let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
-    assert!(events
+    let improved: Vec<serde_json::Value> = events
         .lines()
-        .any(|l| l.contains("\"improved\"") && l.contains("\"rank\":23")));
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|e: &serde_json::Value| e["event"] == "improved")
+        .collect();
+    assert!(improved.iter().any(|e| e["rank"] == 23), "{events}");
+    // Every improvement but the start's names the walk that found it, which began above it.
+    assert!(improved[0].get("found_by").is_none(), "the start: {}", improved[0]);
+    for e in &improved[1..] {
+        let by = &e["found_by"];
+        assert!(by["loaded_rank"].as_u64().unwrap() > e["rank"].as_u64().unwrap(), "{e}");
+        assert!(["start", "pool"].contains(&by["loaded_from"].as_str().unwrap()), "{e}");
+        assert!(by["walker"].is_u64() && by["steps_since_load"].is_u64(), "{e}");
+    }
 
     let plot = bin().arg("plot").arg(&out).output().unwrap();
     assert!(plot.status.success(), "{}", text(&plot));

@@ -259,7 +259,7 @@ impl Driver<'_> {
                 pooled.push(scheme.rank());
                 if improves {
                     tracing::info!("rank {} from island {from}", scheme.rank());
-                    self.record_best(&scheme)?;
+                    self.record_best(&scheme, None)?;
                 }
             }
         }

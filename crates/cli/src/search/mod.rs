@@ -210,6 +210,30 @@ struct WalkerState {
     /// The pool's best rank when the walker was loaded: a better one found since makes it
     /// restart from there (the best scheme is copied into many walkers).
     pool_best: usize,
+    /// Where the walker's present walk began, for the record of who found what.
+    origin: Origin,
+}
+
+/// Where a walk began: the rank of the scheme it was loaded with, whether that was the start
+/// scheme or one of the pool, and the steps (of an average walker) it has walked since.
+/// Improvements carry it in events.jsonl, so that a search shows which restarts pay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Origin {
+    walker: usize,
+    rank: usize,
+    from_start: bool,
+    steps: u64,
+}
+
+impl Origin {
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "walker": self.walker,
+            "loaded_rank": self.rank,
+            "loaded_from": if self.from_start { "start" } else { "pool" },
+            "steps_since_load": self.steps,
+        })
+    }
 }
 
 /// The driver: owns the engine, the pool and the output.
@@ -306,14 +330,19 @@ impl<'a> Driver<'a> {
         for s in starts {
             pool.insert(s);
         }
-        let walkers = vec![
-            WalkerState {
+        let walkers = (0..engine.walkers())
+            .map(|walker| WalkerState {
                 best_rank: usize::MAX,
                 idle_steps: 0,
-                pool_best: usize::MAX
-            };
-            engine.walkers()
-        ];
+                pool_best: usize::MAX,
+                origin: Origin {
+                    walker,
+                    rank: usize::MAX,
+                    from_start: true,
+                    steps: 0,
+                },
+            })
+            .collect();
         let rng = WyRand::new(config.seed ^ 0x5eed_f11b);
         Ok(Driver {
             engine,
@@ -350,7 +379,8 @@ impl<'a> Driver<'a> {
     fn reload(&mut self, w: usize) -> Result<()> {
         let seed = self.rng.bits();
         let independent = self.config.restarts == Restarts::Independent;
-        let scheme = if independent || self.rng.below(FRESH_RESTARTS) == 0 {
+        let from_start = independent || self.rng.below(FRESH_RESTARTS) == 0;
+        let scheme = if from_start {
             self.fresh.clone()
         } else {
             self.pool.pick(&mut self.rng).clone()
@@ -360,6 +390,12 @@ impl<'a> Driver<'a> {
             best_rank: scheme.rank(),
             idle_steps: 0,
             pool_best,
+            origin: Origin {
+                walker: w,
+                rank: scheme.rank(),
+                from_start,
+                steps: 0,
+            },
         };
         self.engine.load(w, &scheme, seed)
     }
@@ -374,7 +410,7 @@ impl<'a> Driver<'a> {
             self.engine.describe()
         );
         if let Some(best) = self.pool.best().cloned() {
-            self.record_best(&best)?;
+            self.record_best(&best, None)?;
         }
         for w in 0..self.walkers.len() {
             self.reload(w)?;
@@ -485,6 +521,7 @@ impl<'a> Driver<'a> {
         let before = self.pool.best_rank();
         for (w, status) in round.walkers.iter().enumerate() {
             let state = &mut self.walkers[w];
+            state.origin.steps += walked;
             if status.best_rank < state.best_rank {
                 state.best_rank = status.best_rank;
                 state.idle_steps = 0;
@@ -522,7 +559,7 @@ impl<'a> Driver<'a> {
         };
         let improves = self.pool.best_rank().is_none_or(|b| scheme.rank() < b);
         if self.pool.insert(scheme.clone()) && improves {
-            self.record_best(&scheme)?;
+            self.record_best(&scheme, Some(self.walkers[w].origin))?;
         }
         Ok(())
     }
@@ -542,8 +579,9 @@ impl<'a> Driver<'a> {
         self
     }
 
-    /// Writes a new best scheme at once and reports it.
-    fn record_best(&mut self, scheme: &Verified) -> Result<()> {
+    /// Writes a new best scheme at once and reports it, with where the walk that found it
+    /// began (`found_by`; none for a start scheme or another island's).
+    fn record_best(&mut self, scheme: &Verified, found_by: Option<Origin>) -> Result<()> {
         if let Some(f) = &mut self.on_improvement {
             f(scheme);
         }
@@ -561,7 +599,7 @@ impl<'a> Driver<'a> {
             None => Vec::new(),
         };
         let t = self.process_start.elapsed().as_secs_f64();
-        let event = json!({
+        let mut event = json!({
             "event": "improved",
             "t": t,
             "search_t": self.elapsed().as_secs_f64(),
@@ -570,6 +608,9 @@ impl<'a> Driver<'a> {
             "steps": self.counters.steps,
             "files": paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         });
+        if let Some(origin) = found_by {
+            event["found_by"] = origin.json();
+        }
         let file = paths
             .first()
             .map(|p| format!(" -> {}", p.display()))
