@@ -248,6 +248,7 @@ fn info_reports_shape_rank_weights_and_additions() {
         "valid over: Z",
         "weight a:  12",
         "naive additions (F2): 18",
+        "flip pairs (F2): 0 (a sink",
     ] {
         assert!(t.contains(want), "missing '{want}' in:\n{t}");
     }

@@ -113,6 +113,23 @@ impl Scheme {
         before - self.terms.len()
     }
 
+    /// The flips this scheme offers: pairs of terms with the same (nonzero) factor at a
+    /// position, counted once per position. Zero means a sink of the flip graph, which only a
+    /// plus move leaves (Strassen's scheme, its Kronecker square, KM's 4x4x4 rank 47).
+    pub fn flip_pairs(&self) -> usize {
+        Position::ALL
+            .into_iter()
+            .map(|pos| {
+                let mut factors: Vec<Factor> = self.terms.iter().map(|t| t.get(pos)).filter(|&f| f != 0).collect();
+                factors.sort_unstable();
+                factors
+                    .chunk_by(|x, y| x == y)
+                    .map(|run| run.len() * (run.len() - 1) / 2)
+                    .sum::<usize>()
+            })
+            .sum()
+    }
+
     /// Total number of set bits of the factors at `pos`, over all terms.
     pub fn weight(&self, pos: Position) -> usize {
         self.terms.iter().map(|t| t.get(pos).count_ones() as usize).sum()
@@ -222,6 +239,22 @@ mod tests {
         assert!(Scheme::new(s.shape(), s.terms().to_vec()).is_ok());
         let bad = Scheme::new(s.shape(), alloc::vec![Term::new(1 << 6, 1, 1)]);
         assert_eq!(bad.unwrap_err().position, Position::A);
+    }
+
+    #[test]
+    fn flip_pairs_count_the_terms_that_share_a_factor() {
+        // Naive 2x2x2: each of the 4 factors at each position is shared by two terms.
+        assert_eq!(Scheme::naive(Shape::square(2).unwrap()).flip_pairs(), 12);
+        // Naive 1x1x2: two terms share the one factor of A.
+        assert_eq!(Scheme::naive(Shape::new(1, 1, 2).unwrap()).flip_pairs(), 1);
+        let shape = Shape::square(1).unwrap();
+        let sink = Scheme::new(shape, alloc::vec![Term::new(1, 1, 1)]).unwrap();
+        assert_eq!(sink.flip_pairs(), 0);
+        // Zero factors are no partners; three equal factors are three pairs.
+        let zeros = Scheme::new(shape, alloc::vec![Term::new(0, 1, 0), Term::new(0, 0, 1)]).unwrap();
+        assert_eq!(zeros.flip_pairs(), 0);
+        let three = Scheme::new(shape, alloc::vec![Term::new(1, 0, 0); 3]).unwrap();
+        assert_eq!(three.flip_pairs(), 3);
     }
 
     #[test]

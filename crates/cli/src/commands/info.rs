@@ -10,7 +10,8 @@ use flipgraph_core::Position;
 
 use crate::schemes::read_checked;
 
-/// Describe a scheme: shape, rank, ring, factor weights and the additions of the plain evaluation.
+/// Describe a scheme: shape, rank, ring, factor weights, the additions of the plain evaluation
+/// and the flips it offers.
 #[derive(clap::Args)]
 pub struct Args {
     /// The scheme (any readable format).
@@ -43,5 +44,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
     }
     println!("naive additions (F2): {}", scheme.naive_additions());
+    let pairs = scheme.flip_pairs();
+    let sink = if pairs == 0 {
+        " (a sink: only a plus move leaves it)"
+    } else {
+        ""
+    };
+    println!("flip pairs (F2): {pairs}{sink}");
     Ok(ExitCode::SUCCESS)
 }

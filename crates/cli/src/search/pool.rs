@@ -20,7 +20,32 @@ pub struct Pool {
 #[derive(Default)]
 struct Level {
     schemes: Vec<Verified>,
+    /// Whether each scheme offers a flip ([`Scheme::flip_pairs`]): a restart from a sink can
+    /// only take plus moves, and on 4x4x4 none led anywhere (below).
+    open: Vec<bool>,
     oldest: usize,
+}
+
+impl Level {
+    fn opens(&self) -> usize {
+        self.open.iter().filter(|&&o| o).count()
+    }
+
+    /// A random scheme that offers a flip, if the level has one.
+    fn pick_open(&self, rng: &mut WyRand) -> Option<&Verified> {
+        let n = self.opens();
+        (n > 0).then(|| {
+            let nth = rng.below(n);
+            let (scheme, _) = self
+                .schemes
+                .iter()
+                .zip(&self.open)
+                .filter(|(_, &o)| o)
+                .nth(nth)
+                .expect("n open");
+            scheme
+        })
+    }
 }
 
 /// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
@@ -67,11 +92,14 @@ impl Pool {
         if !self.seen.insert(key(&scheme)) {
             return false;
         }
+        let open = scheme.flip_pairs() > 0;
         let level = self.by_rank.entry(scheme.rank()).or_default();
         if level.schemes.len() < self.per_rank {
             level.schemes.push(scheme);
+            level.open.push(open);
         } else {
             let old = std::mem::replace(&mut level.schemes[level.oldest], scheme);
+            level.open[level.oldest] = open;
             level.oldest = (level.oldest + 1) % self.per_rank;
             self.seen.remove(&key(&old));
         }
@@ -85,19 +113,29 @@ impl Pool {
     }
 
     /// A random scheme: of the lowest rank with probability 1/2, else of the next rank held
-    /// (1/4) or the one after (1/4), where the pool has them.
+    /// (1/4) or the one after (1/4), where the pool has them; among the schemes that offer a
+    /// flip, from the next level up (or down) that has one when the drawn level holds only
+    /// sinks. A sink is drawn only when the pool holds nothing else (a start such as KM's
+    /// 4x4x4 rank 47, which offers no flip).
+    ///
+    /// Why: 4x4x4 descends from naive to a level of 49s that offer no flip (Strassen's square
+    /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
+    /// runs came from walks restarted at ranks 51 to 54; none from the half of the restarts
+    /// that went to the sinks (BENCHMARKS.md).
     pub fn pick(&self, rng: &mut WyRand) -> &Verified {
-        let level = match rng.below(4) {
+        let drawn = match rng.below(4) {
             0 | 1 => 0,
             2 => 1,
             _ => 2,
         };
-        let level = self
-            .by_rank
-            .values()
-            .nth(level)
-            .or_else(|| self.by_rank.values().next());
-        let schemes = &level.expect("the pool is never empty during a search").schemes;
+        let levels: Vec<&Level> = self.by_rank.values().collect();
+        assert!(!levels.is_empty(), "the pool is never empty during a search");
+        let drawn = if drawn < levels.len() { drawn } else { 0 };
+        let mut order = (drawn..levels.len()).chain((0..drawn).rev());
+        if let Some(scheme) = order.find_map(|i| levels[i].pick_open(rng)) {
+            return scheme;
+        }
+        let schemes = &levels[drawn].schemes;
         &schemes[rng.below(schemes.len())]
     }
 
@@ -141,6 +179,33 @@ mod tests {
         assert_eq!(pool.len(), 2, "rank 29 dropped: only two levels kept");
         assert!(!pool.wants(29));
         assert!(pool.wants(26));
+    }
+
+    /// Strassen's 2x2x2 rank 7, which offers no flip.
+    fn strassen() -> Verified {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/2x2x2-r7-strassen.m");
+        let file = flipgraph_core::formats::read_path(std::path::Path::new(path)).unwrap();
+        Verified::new(file.f2()).unwrap()
+    }
+
+    #[test]
+    fn restarts_come_from_schemes_with_flips_while_the_pool_has_one() {
+        let sink = strassen();
+        assert_eq!(sink.flip_pairs(), 0);
+        let naive = Verified::new(Scheme::naive(sink.shape())).unwrap();
+        let mut rng = WyRand::new(1);
+        let mut pool = Pool::new(4, 3);
+        assert!(pool.insert(sink.clone()));
+        for _ in 0..100 {
+            assert_eq!(pool.pick(&mut rng), &sink, "nothing else to draw");
+        }
+        let mut pool = Pool::new(4, 3);
+        assert!(pool.insert(naive.clone()));
+        assert!(pool.insert(sink.clone()));
+        assert_eq!(pool.best_rank(), Some(7));
+        for _ in 0..100 {
+            assert_eq!(pool.pick(&mut rng), &naive, "the sink of rank 7 is passed over");
+        }
     }
 
     #[test]
