@@ -20,6 +20,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::counters::Counters;
+use crate::plateau::Style;
 use crate::sparsity::Sparsity;
 
 /// `WarpState::load` when the walker keeps its terms.
@@ -53,7 +54,8 @@ pub const FLAG_ADAPTIVE: u32 = 32;
 /// flips ignore it.
 pub const FLAG_SPARSE: u32 = 64;
 
-/// Flag of a launch: the odd walkers walk sparse ([`Sparsity::Half`]).
+/// Flag of a launch: the walkers that hold their plateaus walk sparse ([`Sparsity::Half`];
+/// [`WarpState::hold`]). The name is older than the choice of style per walk.
 pub const FLAG_SPARSE_ODD: u32 = 128;
 
 /// The launch flags that ask for `sparsity`.
@@ -65,9 +67,9 @@ pub const fn sparsity_flags(sparsity: Sparsity) -> u32 {
     }
 }
 
-/// The flags walker `walker` walks by, of a launch's `flags`: [`FLAG_SPARSE`] set when it walks
-/// sparse, [`FLAG_SPARSE_ODD`] cleared; the rest as given.
-pub const fn warp_flags(flags: u32, walker: usize) -> u32 {
+/// The flags a walker of `style` walks by, of a launch's `flags`: [`FLAG_SPARSE`] set when it
+/// walks sparse, [`FLAG_SPARSE_ODD`] cleared; the rest as given.
+pub const fn warp_flags(flags: u32, style: Style) -> u32 {
     let sparsity = if flags & FLAG_SPARSE != 0 {
         Sparsity::All
     } else if flags & FLAG_SPARSE_ODD != 0 {
@@ -76,7 +78,7 @@ pub const fn warp_flags(flags: u32, walker: usize) -> u32 {
         Sparsity::Off
     };
     let rest = flags & !(FLAG_SPARSE | FLAG_SPARSE_ODD);
-    if sparsity.walks_sparse(walker) {
+    if sparsity.walks_sparse(style) {
         rest | FLAG_SPARSE
     } else {
         rest
@@ -196,7 +198,8 @@ pub struct Launch {
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
     /// With [`FLAG_ADAPTIVE`], the lowest plateau limit (core's `Plateau::Adaptive` floor) of
-    /// the even walkers; the odd ones hold theirs (`plateau::walker_floor`).
+    /// the escaping walkers; the holding ones hold theirs ([`WarpState::hold`],
+    /// `plateau::walker_floor`).
     pub plateau_floor: u32,
 }
 
@@ -225,8 +228,19 @@ pub struct WarpState {
     pub plateau: u32,
     /// Terms of the scheme that the walker does not hold: in a symmetric walk, the fixed terms
     /// (kept by the host; the rank is `fixed + 3 * representatives`); 0 for a plain walk.
-    /// Also keeps the size a multiple of 8, so that a `Pod` has no padding.
     pub fixed: u32,
+    /// The walk's style ([`Style::index`]: 0 escapes, 1 holds its plateaus), set by the host
+    /// with each load.
+    pub hold: u32,
+    /// Unused: keeps the size a multiple of 8, so that a `Pod` has no padding.
+    pub unused: u32,
+}
+
+impl WarpState {
+    /// The walk's style ([`WarpState::hold`]).
+    pub const fn style(&self) -> Style {
+        Style::from_index(self.hold as usize)
+    }
 }
 
 /// The move log: kinds of logged moves, their encoding, and their replay.
@@ -340,7 +354,7 @@ mod tests {
     use super::log::{self, ReplayError};
     use super::{
         factor_index, group_memory_at, group_table_entries, scheme_words, sparsity_flags, warp_flags,
-        warp_shared_bytes, Launch, Partners, Sparsity, WarpState, FLAG_GENERALIZED, FLAG_SPARSE,
+        warp_shared_bytes, Launch, Partners, Sparsity, Style, WarpState, FLAG_GENERALIZED, FLAG_SPARSE,
     };
     use crate::moves;
     use crate::term::{Position, Term};
@@ -391,12 +405,12 @@ mod tests {
     fn a_launchs_sparsity_reaches_the_walkers_it_names_and_no_others() {
         for sparsity in [Sparsity::Off, Sparsity::Half, Sparsity::All] {
             let flags = sparsity_flags(sparsity) | FLAG_GENERALIZED;
-            for walker in 0..6 {
-                let own = warp_flags(flags, walker);
+            for style in Style::ALL {
+                let own = warp_flags(flags, style);
                 assert_eq!(
                     own & FLAG_SPARSE != 0,
-                    sparsity.walks_sparse(walker),
-                    "{sparsity:?} {walker}"
+                    sparsity.walks_sparse(style),
+                    "{sparsity:?} {style:?}"
                 );
                 assert_eq!(own & !FLAG_SPARSE, FLAG_GENERALIZED, "the other flags stay");
             }

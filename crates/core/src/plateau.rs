@@ -21,15 +21,16 @@
 //! a walker spends its time at its lowest rank). The CPU walk and the GPU kernel share these
 //! functions.
 //!
-//! Why half the walkers hold: on large shapes (6x6x6 and up from naive) a walker descends
-//! further when it never takes a plus move at all (7x7x7 on a GPU, 60 s: 329 against 337; 6x6x6
-//! on the CPU: 203 against 212), because its plus moves are undone by quick reductions that pull
-//! the limit down, and it climbs to its cap instead of walking its plateau. At 4x4x4's lowest
-//! ranks the same plus moves are the only way down. No rule tried on a walker's own waits told
-//! the two apart (BENCHMARKS.md), so the walkers are split: the odd ones hold their plateau
-//! ([`HOLD_FLOOR`], a plateau of millions of steps; their patience restarts them first), the
-//! even ones escape by the rule above. Restarts from the pool carry whichever half finds the
-//! way down to the other.
+//! Why some walks hold: on large shapes (6x6x6 and up from naive) a walker descends further
+//! when it never takes a plus move at all (7x7x7 on a GPU, 60 s: 329 against 337; 6x6x6 on the
+//! CPU: 203 against 212), because its plus moves are undone by quick reductions that pull the
+//! limit down, and it climbs to its cap instead of walking its plateau. At 4x4x4's lowest ranks
+//! the same plus moves are the only way down. No rule tried on a walker's own waits told the
+//! two apart (BENCHMARKS.md), so each walk has a [`Style`]: it holds its plateau
+//! ([`HOLD_FLOOR`], a plateau of millions of steps; its patience restarts it first) or escapes by
+//! the rule above. The search chooses the style of each walk when it loads it, more often the
+//! style whose walks have been gaining ranks (the binary's `search::styles`), and restarts from
+//! the pool carry either style's progress to the other.
 
 /// The smallest adaptive limit.
 pub const MIN: u32 = 16;
@@ -50,18 +51,61 @@ pub const GPU_FLOOR: u32 = 100;
 /// its patience, so that it leaves a plateau by a reduction or a restart, not by a plus move.
 pub const HOLD_FLOOR: u32 = 1 << 24;
 
-/// Whether walker `walker` is one of the half that hold their plateaus (the odd ones); the same
-/// half walks sparse by default ([`crate::sparsity::Sparsity::Half`]).
-#[inline(always)]
-pub const fn holds(walker: usize) -> bool {
-    walker % 2 == 1
+/// How a walk leaves its plateaus; the search chooses it for each walk when it loads the walker
+/// (more often the style whose walks have been descending, `search::styles` in the binary).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// By a plus move when its adaptive limit runs out, from the engine's floor up: the way
+    /// down at the lowest ranks of small shapes.
+    #[default]
+    Escape,
+    /// Only by a reduction or a restart ([`HOLD_FLOOR`]), and sparse under
+    /// [`crate::sparsity::Sparsity::Half`]: the descent of large shapes.
+    Hold,
 }
 
-/// The floor that walker `walker` keeps under an engine's `floor`: the walkers that [`holds`]
-/// names hold ([`HOLD_FLOOR`]), the others escape from `floor` up.
+impl Style {
+    /// Both styles, [`Style::index`] order.
+    pub const ALL: [Style; 2] = [Style::Escape, Style::Hold];
+
+    /// The style of walker `walker` where no search chooses (tests, the self-test): the odd
+    /// walkers hold.
+    pub const fn of_walker(walker: usize) -> Style {
+        if walker % 2 == 1 {
+            Style::Hold
+        } else {
+            Style::Escape
+        }
+    }
+
+    /// 0 for [`Style::Escape`], 1 for [`Style::Hold`] (the GPU contract's `WarpState::hold`).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The style of [`Style::index`] `index`: [`Style::Hold`] for any index but 0.
+    pub const fn from_index(index: usize) -> Style {
+        if index == 0 {
+            Style::Escape
+        } else {
+            Style::Hold
+        }
+    }
+
+    /// Its name in events and status lines.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Style::Escape => "escape",
+            Style::Hold => "hold",
+        }
+    }
+}
+
+/// The floor that a walker of `style` keeps under an engine's `floor`: a holding one
+/// [`HOLD_FLOOR`], an escaping one `floor`.
 #[inline(always)]
-pub const fn walker_floor(floor: u32, walker: usize) -> u32 {
-    if holds(walker) && floor < HOLD_FLOOR {
+pub const fn walker_floor(floor: u32, style: Style) -> u32 {
+    if matches!(style, Style::Hold) && floor < HOLD_FLOOR {
         HOLD_FLOOR
     } else {
         floor
@@ -126,13 +170,13 @@ impl Plateau {
         }
     }
 
-    /// The plateau of walker `walker` of an engine: an adaptive one with that walker's floor
+    /// The plateau of a walker of `style`: an adaptive one with that style's floor
     /// ([`walker_floor`]); a fixed one as it is.
-    pub const fn for_walker(self, walker: usize) -> Plateau {
+    pub const fn for_style(self, style: Style) -> Plateau {
         match self {
             Plateau::Fixed(_) => self,
             Plateau::Adaptive { floor } => Plateau::Adaptive {
-                floor: walker_floor(floor, walker),
+                floor: walker_floor(floor, style),
             },
         }
     }
@@ -178,17 +222,25 @@ mod tests {
     }
 
     #[test]
-    fn the_odd_walkers_hold_their_plateau_and_the_even_ones_escape() {
+    fn a_holding_walker_keeps_its_plateau_and_an_escaping_one_its_engines_floor() {
         let p = Plateau::Adaptive { floor: GPU_FLOOR };
-        assert_eq!(p.for_walker(0), p);
-        assert_eq!(p.for_walker(6), p);
-        let hold = p.for_walker(7);
+        assert_eq!(p.for_style(Style::Escape), p);
+        let hold = p.for_style(Style::Hold);
         assert_eq!(hold, Plateau::Adaptive { floor: HOLD_FLOOR });
         // A holder starts at its floor and quick reductions never pull it below.
         assert_eq!(hold.initial(), HOLD_FLOOR as u64);
         assert_eq!(hold.after_reduction(hold.initial(), 1), HOLD_FLOOR as u64);
-        assert_eq!(Plateau::Fixed(100).for_walker(1), Plateau::Fixed(100));
-        assert_eq!(walker_floor(u32::MAX, 1), u32::MAX);
+        assert_eq!(Plateau::Fixed(100).for_style(Style::Hold), Plateau::Fixed(100));
+        assert_eq!(walker_floor(u32::MAX, Style::Hold), u32::MAX);
+        // Where nobody chooses, the odd walkers hold; the index round-trips.
+        assert_eq!(
+            [0, 1, 6, 7].map(Style::of_walker),
+            [Style::Escape, Style::Hold, Style::Escape, Style::Hold]
+        );
+        assert!(Style::ALL
+            .iter()
+            .enumerate()
+            .all(|(i, s)| s.index() == i && Style::from_index(i) == *s));
     }
 
     #[test]

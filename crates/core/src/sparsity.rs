@@ -8,11 +8,12 @@
 //! Metropolis walk on the weight. It stays where factors coincide, and descends much faster on
 //! large shapes (CPU, 2 threads, 30 s, seed 1: 7x7x7 to 310 against 341, 6x6x6 to 189 against
 //! 211). Near the lowest ranks of small shapes the same bias walls it in (4x4x4 stalls at 52,
-//! far above 49, whose schemes have denser factors), so by default half the walkers walk sparse,
-//! the odd ones, which also hold their plateaus ([`crate::plateau::walker_floor`]), and restarts
-//! from the pool carry either half's progress to the other (BENCHMARKS.md). The CPU walk and
+//! far above 49, whose schemes have denser factors), so by default the walkers that hold their
+//! plateaus walk sparse ([`crate::plateau::Style::Hold`]), the escaping ones free, and restarts
+//! from the pool carry either style's progress to the other (BENCHMARKS.md). The CPU walk and
 //! the GPU kernels share these functions; the symmetric walks do not use them.
 
+use crate::plateau::Style;
 use crate::term::Term;
 
 /// Which walkers walk sparse. Engines default to [`Sparsity::Half`]; the `flipgraph` binary
@@ -22,9 +23,8 @@ use crate::term::Term;
 pub enum Sparsity {
     /// None: every flip is taken.
     Off,
-    /// The walkers that hold their plateaus, the odd ones ([`crate::plateau::holds`]; the
-    /// default): the descent of large shapes, and free walkers for the lowest ranks of small
-    /// ones.
+    /// The walkers that hold their plateaus ([`Style::Hold`]; the default): the descent of
+    /// large shapes, and free walkers for the lowest ranks of small ones.
     #[default]
     Half,
     /// Every walker: the fastest descent on large shapes, but small shapes stall above their
@@ -33,10 +33,10 @@ pub enum Sparsity {
 }
 
 impl Sparsity {
-    /// The sparsity of walker `walker` of an engine: [`Sparsity::All`] when it walks sparse,
-    /// else [`Sparsity::Off`].
-    pub const fn for_walker(self, walker: usize) -> Sparsity {
-        if self.walks_sparse(walker) {
+    /// The sparsity of a walker of `style`: [`Sparsity::All`] when it walks sparse, else
+    /// [`Sparsity::Off`].
+    pub const fn for_style(self, style: Style) -> Sparsity {
+        if self.walks_sparse(style) {
             Sparsity::All
         } else {
             Sparsity::Off
@@ -59,12 +59,12 @@ impl Sparsity {
             .find(|s| s.name() == name)
     }
 
-    /// Whether walker `walker` walks sparse.
+    /// Whether a walker of `style` walks sparse.
     #[inline(always)]
-    pub const fn walks_sparse(self, walker: usize) -> bool {
+    pub const fn walks_sparse(self, style: Style) -> bool {
         match self {
             Sparsity::Off => false,
-            Sparsity::Half => crate::plateau::holds(walker),
+            Sparsity::Half => matches!(style, Style::Hold),
             Sparsity::All => true,
         }
     }
@@ -129,10 +129,12 @@ mod tests {
     }
 
     #[test]
-    fn half_the_walkers_walk_sparse_by_default() {
-        let sparse = (0..8).filter(|&w| Sparsity::default().walks_sparse(w)).count();
-        assert_eq!(sparse, 4);
-        assert!(Sparsity::default().walks_sparse(1) && !Sparsity::default().walks_sparse(0));
-        assert!((0..8).all(|w| Sparsity::All.walks_sparse(w) && !Sparsity::Off.walks_sparse(w)));
+    fn the_holding_walkers_walk_sparse_by_default() {
+        assert!(Sparsity::default().walks_sparse(Style::Hold) && !Sparsity::default().walks_sparse(Style::Escape));
+        assert!(Style::ALL
+            .iter()
+            .all(|&s| Sparsity::All.walks_sparse(s) && !Sparsity::Off.walks_sparse(s)));
+        assert_eq!(Sparsity::Half.for_style(Style::Hold), Sparsity::All);
+        assert_eq!(Sparsity::Half.for_style(Style::Escape), Sparsity::Off);
     }
 }

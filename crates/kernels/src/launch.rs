@@ -99,20 +99,21 @@ unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
         return;
     };
     let cap = launch.cap as usize;
+    let style = global.state().style();
     let params = Params {
         cap,
         match_rounds: launch.match_rounds.max(1) as usize,
         flips: launch.flips.max(1),
         target: launch.target,
         // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
-        // Half the walkers walk sparse by default (core's `device::warp_flags`).
+        // The walkers that hold walk sparse by default (core's `device::warp_flags`).
         flags: if C3 {
-            warp_flags(launch.flags, warp) & !(FLAG_SCAN | FLAG_GENERALIZED)
+            warp_flags(launch.flags, style) & !(FLAG_SCAN | FLAG_GENERALIZED)
         } else {
-            warp_flags(launch.flags, warp)
+            warp_flags(launch.flags, style)
         },
-        // Half the walkers hold their plateaus (core's `plateau::walker_floor`).
-        plateau_floor: walker_floor(launch.plateau_floor, warp),
+        // The host chose each walk's style when it loaded it (core's `plateau::walker_floor`).
+        plateau_floor: walker_floor(launch.plateau_floor, style),
     };
     let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
     // SAFETY: this warp's part of the block's shared memory, per the contract.

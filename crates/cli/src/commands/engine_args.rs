@@ -38,10 +38,12 @@ pub struct EngineArgs {
     /// the wait that reduction took, and a plateau that ends in a plus move makes it half as
     /// long again (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
     /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
-    /// lowest rank takes them about every floor steps. That is every other walker; the rest hold
-    /// their plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart), which
-    /// large shapes descend by. The status line and the JSON progress show the median limit
-    /// of the escaping walkers. With --cubes: fixed 16667.
+    /// lowest rank takes them about every floor steps. Those are the escaping walks; the others
+    /// hold their plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart),
+    /// which large shapes descend by. Each restart chooses its walk's style, more often the
+    /// style whose walks gained more ranks per step over the last rounds (between 1/8 and 7/8
+    /// of the walks hold). The status line and the JSON progress show the median limit of the
+    /// escaping walkers and the share of walks that hold. With --cubes: fixed 16667.
     #[arg(long)]
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves (default 4; with --cubes
@@ -372,7 +374,7 @@ choices!(
     /// `--sparse`.
     SparsityArg => Sparsity {
         Off => "off", "Every walker takes every flip it draws";
-        Half => "half", "The odd walkers walk sparse (they also hold their plateaus under the adaptive one): on 6x6x6 to 8x8x8 they descend far faster, and the free half keeps the lowest ranks of small shapes within reach";
+        Half => "half", "The walks that hold their plateaus walk sparse (under a fixed plateau, the odd walkers): on 6x6x6 to 8x8x8 they descend far faster, and the free, escaping walks keep the lowest ranks of small shapes within reach";
         All => "all", "Every walker: the fastest descent on large shapes (CPU, 30 s: 7x7x7 to 310), but small shapes stall above their lowest ranks (4x4x4 at 52)";
     }
 );

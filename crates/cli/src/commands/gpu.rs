@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::{log, Partners};
+use flipgraph_core::plateau::Style;
 use flipgraph_core::plateau::GPU_FLOOR;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::{is_c3_invariant, SymmetricScheme};
@@ -164,7 +165,8 @@ fn self_test_walks(
     };
     let mut engine = GpuEngine::open(shape, options)?;
     for w in 0..WALKERS {
-        engine.load(w, start, 1000 + w as u64)?;
+        // Both styles side by side: the odd walkers hold (and walk sparse).
+        engine.load(w, start, 1000 + w as u64, Style::of_walker(w))?;
     }
     let round = engine.run_round(2000, 0)?;
     let mut moves_replayed = 0;

@@ -419,6 +419,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         cubes: flags.cubes.clone(),
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         sparsity: spec.sparsity,
+        choose_styles: spec.plateau.is_none(),
         ..SearchConfig::new(
             shape,
             target,

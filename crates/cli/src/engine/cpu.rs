@@ -1,6 +1,7 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
 use anyhow::{Context, Result};
+use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
@@ -71,7 +72,7 @@ impl Engine for CpuEngine {
         self.walkers.len()
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
         // The engine's `max_rank` is the slack above the rank it counts from.
         let Walks {
             mut config,
@@ -80,8 +81,8 @@ impl Engine for CpuEngine {
             fixed_terms,
         } = self.walks;
         config.max_rank += slack_from.unwrap_or(scheme.rank());
-        config.plateau = config.plateau.for_walker(walker);
-        config.sparsity = config.sparsity.for_walker(walker);
+        config.plateau = config.plateau.for_style(style);
+        config.sparsity = config.sparsity.for_style(style);
         let walk: Box<dyn Walk> = match symmetry {
             Symmetry::None => Box::new(Walker::new(scheme, config, seed)),
             Symmetry::C3 => {

@@ -15,6 +15,7 @@ use flipgraph_core::device::{
     factor_index, log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState,
     FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
+use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Factor, Position, Scheme, Shape, Term};
@@ -427,7 +428,7 @@ impl Engine for GpuEngine {
         self.walkers
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
         let slack = self.options.config.max_rank.min(64);
         let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
         if terms.len() + 1 > self.cap {
@@ -456,7 +457,7 @@ impl Engine for GpuEngine {
         };
         let full = fixed.len() + unit * (self.cap - 1);
         let max_rank = (self.options.slack_from.unwrap_or(rank) + slack).min(full);
-        let plateau = self.options.config.plateau.for_walker(walker);
+        let plateau = self.options.config.plateau.for_style(style);
         self.host_states[walker] = WarpState {
             rng: seed,
             rank: rank as u32,
@@ -465,6 +466,7 @@ impl Engine for GpuEngine {
             plateau: plateau.initial().min(u32::MAX as u64) as u32,
             load: index,
             fixed: fixed.len() as u32,
+            hold: style.index() as u32,
             ..WarpState::default()
         };
         self.fixed[walker] = fixed;
@@ -703,9 +705,9 @@ impl Engine for MultiGpu {
         self.runners.iter().any(GpuEngine::timed_rounds)
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
         let (runner, w) = self.locate(walker)?;
-        runner.load(w, scheme, seed)
+        runner.load(w, scheme, seed, style)
     }
 
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {

@@ -8,7 +8,7 @@ pub mod gpu;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::device::Partners;
-use flipgraph_core::plateau::{CPU_FLOOR, GPU_FLOOR};
+use flipgraph_core::plateau::{Style, CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
@@ -317,8 +317,9 @@ pub trait Engine {
     fn walkers(&self) -> usize;
     /// Whether its rounds end after a time (then `run_round`'s steps are only a cap).
     fn timed_rounds(&self) -> bool;
-    /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`.
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64) -> Result<()>;
+    /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`, to walk in
+    /// `style` (whether it holds its plateaus, and so, by default, walks sparse).
+    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()>;
     /// Runs every walker for up to `steps` steps (or the engine's round time, where it has
     /// one), stopping a walker early at rank `target`.
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round>;

@@ -8,13 +8,14 @@ pub mod output;
 mod pool;
 pub mod progress;
 mod record;
+mod styles;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_rank;
-use flipgraph_core::plateau::HOLD_FLOOR;
+use flipgraph_core::plateau::{Style, HOLD_FLOOR};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
@@ -29,6 +30,7 @@ use output::{symmetric_name, Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
 use record::Lifts;
+use styles::Styles;
 
 /// Settings of a search.
 #[derive(Clone, Debug)]
@@ -57,6 +59,10 @@ pub struct SearchConfig {
     pub symmetric: Option<FixedTerms>,
     /// Which walkers walk sparse: kept in its checkpoints, so that a resume walks the same way.
     pub sparsity: Sparsity,
+    /// Whether each walk's style (holding or escaping) follows the styles' returns
+    /// (`styles`); false, for a fixed plateau, where no walker holds: the odd walkers take the
+    /// holding style, which then only makes them sparse under [`Sparsity::Half`].
+    pub choose_styles: bool,
 }
 
 /// Where walkers restart.
@@ -130,6 +136,7 @@ impl SearchConfig {
             cubes: Vec::new(),
             symmetric: None,
             sparsity: Sparsity::default(),
+            choose_styles: true,
         }
     }
 }
@@ -215,13 +222,14 @@ struct WalkerState {
 }
 
 /// Where a walk began: the rank of the scheme it was loaded with, whether that was the start
-/// scheme or one of the pool, and the steps (of an average walker) it has walked since.
-/// Improvements carry it in events.jsonl, so that a search shows which restarts pay.
+/// scheme or one of the pool, its style, and the steps (of an average walker) it has walked
+/// since. Improvements carry it in events.jsonl, so that a search shows which restarts pay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Origin {
     walker: usize,
     rank: usize,
     from_start: bool,
+    style: Style,
     steps: u64,
 }
 
@@ -231,6 +239,7 @@ impl Origin {
             "walker": self.walker,
             "loaded_rank": self.rank,
             "loaded_from": if self.from_start { "start" } else { "pool" },
+            "style": self.style.name(),
             "steps_since_load": self.steps,
         })
     }
@@ -265,6 +274,8 @@ pub struct Driver<'a> {
     /// Ranks reached below the best known rank.
     records: Vec<usize>,
     lifts: Lifts,
+    /// Each style's recent returns, which choose the style of each walk.
+    styles: Styles,
     /// Told of every new best scheme (an embedder's hook).
     on_improvement: Option<OnImprovement<'a>>,
     /// This process's part in a job of many (an MPI job), if it is one.
@@ -339,11 +350,13 @@ impl<'a> Driver<'a> {
                     walker,
                     rank: usize::MAX,
                     from_start: true,
+                    style: Style::of_walker(walker),
                     steps: 0,
                 },
             })
             .collect();
         let rng = WyRand::new(config.seed ^ 0x5eed_f11b);
+        let choose_styles = config.choose_styles;
         Ok(Driver {
             engine,
             config,
@@ -365,6 +378,7 @@ impl<'a> Driver<'a> {
             checkpointed_best: usize::MAX,
             records: Vec::new(),
             lifts: Lifts::default(),
+            styles: Styles::new(choose_styles),
             on_improvement: None,
             island: None,
         })
@@ -386,6 +400,7 @@ impl<'a> Driver<'a> {
             self.pool.pick(&mut self.rng).clone()
         };
         let pool_best = self.pool.best_rank().expect("non-empty pool");
+        let style = self.styles.choose(w, &mut self.rng);
         self.walkers[w] = WalkerState {
             best_rank: scheme.rank(),
             idle_steps: 0,
@@ -394,10 +409,11 @@ impl<'a> Driver<'a> {
                 walker: w,
                 rank: scheme.rank(),
                 from_start,
+                style,
                 steps: 0,
             },
         };
-        self.engine.load(w, &scheme, seed)
+        self.engine.load(w, &scheme, seed, style)
     }
 
     /// Runs until the target, the time limit or `stop` is set.
@@ -499,6 +515,7 @@ impl<'a> Driver<'a> {
             reductions_per_s: c.reductions as f64 / dt,
             plateau: self.standing.plateau,
             walker_ranks: self.standing.ranks,
+            hold_share: self.styles.hold_share(),
             elapsed: self.elapsed(),
             pool: self.pool.len(),
         };
@@ -522,6 +539,8 @@ impl<'a> Driver<'a> {
         for (w, status) in round.walkers.iter().enumerate() {
             let state = &mut self.walkers[w];
             state.origin.steps += walked;
+            let gained = state.best_rank.saturating_sub(status.best_rank);
+            self.styles.record(state.origin.style, walked, gained);
             if status.best_rank < state.best_rank {
                 state.best_rank = status.best_rank;
                 state.idle_steps = 0;
@@ -532,6 +551,7 @@ impl<'a> Driver<'a> {
                 state.idle_steps += walked;
             }
         }
+        self.styles.end_round();
         let best = self.pool.best_rank().expect("non-empty pool");
         self.stalled = if before == Some(best) { self.stalled + walked } else { 0 };
         let patience = self.config.patience.after(self.stalled);
@@ -733,7 +753,8 @@ mod tests {
     struct Fake {
         start: Scheme,
         found: Scheme,
-        loads: Vec<usize>,
+        /// Each load: the walker and its style.
+        loads: Vec<(usize, Style)>,
         /// Steps each walker takes a round.
         steps: u64,
         /// The round of each load of walker 1.
@@ -767,8 +788,8 @@ mod tests {
         fn timed_rounds(&self) -> bool {
             false
         }
-        fn load(&mut self, walker: usize, _: &Scheme, _: u64) -> Result<()> {
-            self.loads.push(walker);
+        fn load(&mut self, walker: usize, _: &Scheme, _: u64, style: Style) -> Result<()> {
+            self.loads.push((walker, style));
             if walker == 1 {
                 self.reloads.push(self.rounds);
             }
@@ -824,7 +845,7 @@ mod tests {
         };
         let summary = run_quietly(&mut engine, config, start);
         assert_eq!(summary.best.rank(), 8);
-        engine.loads.iter().filter(|&&w| w == 1).count()
+        engine.loads.iter().filter(|&&(w, _)| w == 1).count()
     }
 
     #[test]
@@ -835,18 +856,40 @@ mod tests {
         assert_eq!(Patience::Growing(10).after(1000), 500);
     }
 
-    /// The rounds between walker 1's restarts in a stalled search (after the pool's one
-    /// improvement, nothing better), each walker taking 100 steps a round.
-    fn restart_gaps(patience: Patience) -> Vec<u64> {
+    /// A stalled search (after the pool's one improvement, nothing better), each walker taking
+    /// 100 steps a round: its engine, which saw every load.
+    fn stalled_search(patience: Patience, choose_styles: bool) -> Fake {
         let shape = Shape::square(2).unwrap();
         let start = Scheme::naive(shape);
         let mut engine = Fake::new(start.clone(), start.clone(), 100);
         let config = SearchConfig {
             time_limit: Some(Duration::from_millis(50)),
+            choose_styles,
             ..SearchConfig::new(shape, 1, 1, 1, patience)
         };
         run_quietly(&mut engine, config, start);
+        engine
+    }
+
+    /// The rounds between walker 1's restarts in a stalled search.
+    fn restart_gaps(patience: Patience) -> Vec<u64> {
+        let engine = stalled_search(patience, true);
         engine.reloads.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[test]
+    fn each_walk_gets_a_chosen_style_unless_the_styles_follow_the_walkers() {
+        let chosen = stalled_search(Patience::Fixed(1000), true).loads;
+        assert!(chosen.len() >= 8, "{chosen:?}");
+        // Neither style gains anything here: both keep being drawn, for every walker.
+        for walker in 0..2 {
+            for style in Style::ALL {
+                assert!(chosen.contains(&(walker, style)), "{walker} {style:?}: {chosen:?}");
+            }
+        }
+        let fixed = stalled_search(Patience::Fixed(1000), false).loads;
+        assert!(fixed.len() >= 8, "{fixed:?}");
+        assert!(fixed.iter().all(|&(w, s)| s == Style::of_walker(w)), "{fixed:?}");
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Status {
     pub plateau: u64,
     /// The walkers' ranks now: lowest, median, highest.
     pub walker_ranks: [usize; 3],
+    /// The share of new walks that hold their plateaus (the rest escape by plus moves).
+    pub hold_share: f64,
     pub elapsed: Duration,
     pub pool: usize,
 }
@@ -34,11 +36,12 @@ impl Status {
         };
         let [low, median, high] = self.walker_ranks;
         format!(
-            "rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | walkers {low}/{median}/{high} | {:.0?} | pool {}",
+            "rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | holding {:.0}% | walkers {low}/{median}/{high} | {:.0?} | pool {}",
             self.best_rank,
             si(self.vertices_per_s),
             si(self.reductions_per_s),
             self.plateau,
+            100.0 * self.hold_share,
             self.elapsed,
             self.pool
         )
@@ -55,6 +58,7 @@ impl Status {
             "reductions_per_s": self.reductions_per_s,
             "plateau": self.plateau,
             "walker_ranks": self.walker_ranks,
+            "hold_share": self.hold_share,
             "pool": self.pool,
         })
     }

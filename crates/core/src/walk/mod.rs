@@ -36,8 +36,8 @@ pub struct WalkConfig {
     pub generalized: bool,
     /// No plus move is taken at this rank or above.
     pub max_rank: usize,
-    /// Which walkers walk sparse ([`crate::sparsity`]). An engine resolves it per walker
-    /// ([`Sparsity::for_walker`]); a lone walker walks sparse only with [`Sparsity::All`].
+    /// Which walkers walk sparse ([`crate::sparsity`]). An engine resolves it for each walk's
+    /// style ([`Sparsity::for_style`]); a lone walker walks sparse only with [`Sparsity::All`].
     pub sparsity: Sparsity,
 }
 
