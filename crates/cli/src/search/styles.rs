@@ -57,9 +57,10 @@ impl Styles {
 
     /// The share of walks that hold: in proportion to each style's ranks gained per step (one
     /// rank of prior each, so that no style is written off before it walked), within
-    /// [`MIN_SHARE`] and `1 - MIN_SHARE`; one half before either walked.
+    /// [`MIN_SHARE`] and `1 - MIN_SHARE`; one half before either walked, and throughout where
+    /// the styles follow the walkers (the odd half holds).
     pub fn hold_share(&self) -> f64 {
-        if self.walked.iter().any(|&w| w <= 0.0) {
+        if !self.adaptive || self.walked.iter().any(|&w| w <= 0.0) {
             return 0.5;
         }
         let rate = |s: Style| (self.gained[s.index()] + 1.0) / self.walked[s.index()];
@@ -125,6 +126,8 @@ mod tests {
     fn without_a_choice_the_odd_walkers_hold() {
         let mut styles = Styles::new(false);
         styles.record(Style::Escape, 1000, 100);
+        styles.record(Style::Hold, 1000, 0);
+        assert_eq!(styles.hold_share(), 0.5, "the odd half, whatever the returns");
         let mut rng = WyRand::new(1);
         let chosen: Vec<Style> = (0..4).map(|w| styles.choose(w, &mut rng)).collect();
         assert_eq!(chosen, [0, 1, 2, 3].map(Style::of_walker));
