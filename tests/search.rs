@@ -665,13 +665,16 @@ fn a_resumed_cube_search_keeps_its_cubes_and_their_settings() {
 }
 
 #[test]
-fn a_search_from_a_given_scheme_walks_free_and_its_resume_keeps_that() {
+fn a_search_from_a_given_scheme_walks_free_by_groups_and_its_resume_keeps_that() {
     let dir = tempfile::tempdir().unwrap();
-    let sparse_of = |out: &Path| {
+    // How the checkpoint says the walkers walk: sparsity, then GPU partners.
+    let recipe_of = |out: &Path| {
         let checkpoint = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
         let json: serde_json::Value = serde_json::from_str(&checkpoint).unwrap();
-        json["sparse"].as_str().unwrap_or("absent").to_owned()
+        let field = |name: &str| json[name].as_str().unwrap_or("absent").to_owned();
+        (field("sparse"), field("partners"))
     };
+    let recipe = |sparse: &str, partners: &str| (sparse.to_owned(), partners.to_owned());
     let given = dir.path().join("given");
     let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
     cpu_search(
@@ -685,16 +688,21 @@ fn a_search_from_a_given_scheme_walks_free_and_its_resume_keeps_that() {
             given.to_str().unwrap(),
         ],
     );
-    assert_eq!(sparse_of(&given), "off");
+    assert_eq!(recipe_of(&given), recipe("off", "groups"));
     cpu_search("1s", &["--resume", given.to_str().unwrap()]);
-    assert_eq!(sparse_of(&given), "off", "the resume kept the checkpoint's");
-    // From the naive scheme half the walkers walk sparse, unless told otherwise.
+    assert_eq!(
+        recipe_of(&given),
+        recipe("off", "groups"),
+        "the resume kept the checkpoint's"
+    );
+    // From the naive scheme half the walkers walk sparse and GPU walkers sample, unless told
+    // otherwise.
     let naive = dir.path().join("naive");
     cpu_search(
         "1s",
         &["--size", "3", "--target-rank", "20", "--out", naive.to_str().unwrap()],
     );
-    assert_eq!(sparse_of(&naive), "half");
+    assert_eq!(recipe_of(&naive), recipe("half", "sample"));
     let told = dir.path().join("told");
     let told_args = [
         "--from",
@@ -703,9 +711,11 @@ fn a_search_from_a_given_scheme_walks_free_and_its_resume_keeps_that() {
         "20",
         "--sparse",
         "all",
+        "--gpu-partners",
+        "sample",
     ];
     cpu_search("1s", &[&told_args[..], &["--out", told.to_str().unwrap()]].concat());
-    assert_eq!(sparse_of(&told), "all");
+    assert_eq!(recipe_of(&told), recipe("all", "sample"));
 }
 
 #[test]

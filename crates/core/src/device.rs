@@ -132,6 +132,23 @@ pub enum Partners {
     Groups,
 }
 
+impl Partners {
+    /// Its name on the command line and in checkpoints: `sample` or `groups`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Partners::Sample => "sample",
+            Partners::Groups => "groups",
+        }
+    }
+
+    /// The way named `name` ([`Partners::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Partners> {
+        [Partners::Sample, Partners::Groups]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+}
+
 /// Entries of a warp's group table for walkers of `cap` slots: a power of two at least twice
 /// the slots, so that the table stays at most half full.
 pub const fn group_table_entries(cap: usize) -> usize {

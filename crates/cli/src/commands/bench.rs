@@ -398,8 +398,6 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         format!("{:?}", e.gpu_reductions).to_lowercase(),
         "--gpu-hints".into(),
         format!("{:?}", e.gpu_hints).to_lowercase(),
-        "--gpu-partners".into(),
-        format!("{:?}", e.gpu_partners).to_lowercase(),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -421,6 +419,10 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
         ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
         ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
+        (
+            "--gpu-partners",
+            e.gpu_partners.map(|p| format!("{p:?}").to_lowercase()),
+        ),
     ] {
         if let Some(value) = value {
             flags.extend([flag.to_owned(), value]);

@@ -87,9 +87,11 @@ pub struct EngineArgs {
     #[arg(long, default_value = "auto")]
     pub gpu_hints: HintsArg,
     /// GPU: how walkers find flip partners: matches of sampled slots, or the exact groups of
-    /// equal factors at one position at a time.
-    #[arg(long, default_value = "sample")]
-    pub gpu_partners: PartnersArg,
+    /// equal factors at one position at a time. Default: sample from the naive scheme (the
+    /// faster descent), groups from a given scheme (--from), where partners are scarce and
+    /// groups walk up to twice the vertices a second; a resumed search keeps its checkpoint's.
+    #[arg(long)]
+    pub gpu_partners: Option<PartnersArg>,
     /// Steps a walker may go without improving before it restarts (default: 4000000, or half
     /// the steps walked since the search last improved if more, so that walks lengthen while
     /// it is stalled; with --cubes 33000000). A given N is fixed.
@@ -180,7 +182,7 @@ impl EngineArgs {
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
-            gpu_partners: self.gpu_partners.into(),
+            gpu_partners: self.partners(false),
             symmetry: self.symmetry().into(),
             slack_from: None,
             start_rank: None,
@@ -240,7 +242,20 @@ impl EngineArgs {
             slack_from: (!self.cubes.is_empty()).then_some(start_rank),
             start_rank: Some(start_rank),
             sparsity: self.sparsity(given),
+            gpu_partners: self.partners(given),
             ..self.spec()
+        }
+    }
+
+    /// How GPU walkers find flip partners: as --gpu-partners says, else by groups from a
+    /// `given` scheme of a plain walk (near a record, where a match of sampled slots seldom
+    /// pairs: BENCHMARKS.md) and by sampling from the naive scheme (it descends faster) and in
+    /// symmetric walks (the only way the GPU walks them).
+    pub fn partners(&self, given: bool) -> Partners {
+        match (self.gpu_partners, given && self.symmetry() == SymmetryArg::None) {
+            (Some(chosen), _) => chosen.into(),
+            (None, true) => Partners::Groups,
+            (None, false) => Partners::Sample,
         }
     }
 
@@ -417,7 +432,7 @@ choices!(
 pub(crate) mod tests {
     use clap::Parser;
 
-    use super::{EngineArgs, Patience};
+    use super::{EngineArgs, Partners, Patience};
 
     #[derive(Parser)]
     struct Cli {
@@ -509,6 +524,19 @@ pub(crate) mod tests {
             engine(&["--sparse", "off"]).spec_from(64, false).sparsity,
             Sparsity::Off
         );
+    }
+
+    #[test]
+    fn a_given_start_of_a_plain_walk_finds_partners_by_groups_unless_told() {
+        assert_eq!(engine::<&str>(&[]).spec_from(64, false).gpu_partners, Partners::Sample);
+        assert_eq!(engine::<&str>(&[]).spec_from(47, true).gpu_partners, Partners::Groups);
+        // The GPU walks symmetric schemes by sampling only.
+        let symmetric = engine(&["--symmetry", "c3"]).spec_from(23, true);
+        assert_eq!(symmetric.gpu_partners, Partners::Sample);
+        let told = engine(&["--gpu-partners", "sample"]).spec_from(47, true);
+        assert_eq!(told.gpu_partners, Partners::Sample);
+        let told = engine(&["--gpu-partners", "groups"]).spec_from(64, false);
+        assert_eq!(told.gpu_partners, Partners::Groups);
     }
 
     #[test]

@@ -204,6 +204,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     }
     let recipe = Checkpoint::read_recipe(dir)?;
     engine.sparse = engine.sparse.or(recipe.sparsity.map(Into::into));
+    engine.gpu_partners = engine.gpu_partners.or(recipe.partners.map(Into::into));
     if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
@@ -419,6 +420,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         cubes: flags.cubes.clone(),
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         sparsity: spec.sparsity,
+        partners: spec.gpu_partners,
         choose_styles: spec.plateau.is_none(),
         ..SearchConfig::new(
             shape,

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use flipgraph_core::device::Partners;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::plateau::{Style, HOLD_FLOOR};
 use flipgraph_core::rng::WyRand;
@@ -59,6 +60,9 @@ pub struct SearchConfig {
     pub symmetric: Option<FixedTerms>,
     /// Which walkers walk sparse: kept in its checkpoints, so that a resume walks the same way.
     pub sparsity: Sparsity,
+    /// How GPU walkers find flip partners: kept in its checkpoints, so that a resume walks the
+    /// same way.
+    pub partners: Partners,
     /// Whether each walk's style (holding or escaping) follows the styles' returns
     /// (`styles`); false, for a fixed plateau, where no walker holds: the odd walkers take the
     /// holding style, which then only makes them sparse under [`Sparsity::Half`].
@@ -136,6 +140,7 @@ impl SearchConfig {
             cubes: Vec::new(),
             symmetric: None,
             sparsity: Sparsity::default(),
+            partners: Partners::Sample,
             choose_styles: true,
         }
     }
@@ -710,6 +715,7 @@ impl<'a> Driver<'a> {
             cubes: self.config.cubes.clone(),
             symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
             sparse: Some(self.config.sparsity.name().to_owned()),
+            partners: Some(self.config.partners.name().to_owned()),
         };
         out.checkpoint(&cp)
     }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use flipgraph_core::device::Partners;
 use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
@@ -56,6 +57,10 @@ pub struct Checkpoint {
     /// checkpoints older than the choice (their resumes take the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sparse: Option<String>,
+    /// How GPU walkers found flip partners ([`Partners::name`]), so that a resume keeps it;
+    /// absent in checkpoints older than the choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partners: Option<String>,
 }
 
 /// How a search started and what it walks, as its checkpoint says (read without the pool's
@@ -68,6 +73,8 @@ pub struct Recipe {
     pub symmetric: Option<FixedTerms>,
     /// Which walkers walked sparse, if it says.
     pub sparsity: Option<Sparsity>,
+    /// How GPU walkers found flip partners, if it says.
+    pub partners: Option<Partners>,
 }
 
 #[derive(Deserialize)]
@@ -78,6 +85,17 @@ struct RecipeFields {
     symmetric: Option<String>,
     #[serde(default)]
     sparse: Option<String>,
+    #[serde(default)]
+    partners: Option<String>,
+}
+
+/// The setting that a checkpoint at `path` names `name` (a `what`), found by `find`; None
+/// where it names none, an error where no setting has that name.
+fn named<T>(path: &Path, name: Option<&str>, what: &str, find: impl Fn(&str) -> Option<T>) -> Result<Option<T>> {
+    name.map(|name| {
+        find(name).with_context(|| format!("{}: unknown {what} '{name}' (damaged checkpoint?)", path.display()))
+    })
+    .transpose()
 }
 
 /// How a checkpoint names the fixed terms of a search of C3-invariant schemes.
@@ -120,26 +138,18 @@ impl Checkpoint {
         let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
         let fields: RecipeFields = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
-        let symmetric = match fields.symmetric.as_deref() {
-            None => None,
-            Some(name) => Some(
-                [FixedTerms::Frozen, FixedTerms::Free]
-                    .into_iter()
-                    .find(|&fixed| symmetric_name(fixed) == name)
-                    .with_context(|| format!("{}: unknown symmetry '{name}' (damaged checkpoint?)", path.display()))?,
-            ),
-        };
-        let sparsity = match fields.sparse.as_deref() {
-            None => None,
-            Some(name) => Some(
-                Sparsity::from_name(name)
-                    .with_context(|| format!("{}: unknown sparsity '{name}' (damaged checkpoint?)", path.display()))?,
-            ),
-        };
+        let symmetric = named(&path, fields.symmetric.as_deref(), "symmetry", |name| {
+            [FixedTerms::Frozen, FixedTerms::Free]
+                .into_iter()
+                .find(|&fixed| symmetric_name(fixed) == name)
+        })?;
+        let sparsity = named(&path, fields.sparse.as_deref(), "sparsity", Sparsity::from_name)?;
+        let partners = named(&path, fields.partners.as_deref(), "partners", Partners::from_name)?;
         Ok(Recipe {
             cubes: fields.cubes,
             symmetric,
             sparsity,
+            partners,
         })
     }
 
