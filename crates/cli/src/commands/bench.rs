@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use flipgraph_core::device::Partners;
 use flipgraph_core::verify::verify;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
@@ -421,7 +422,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
         (
             "--gpu-partners",
-            e.gpu_partners.map(|p| format!("{p:?}").to_lowercase()),
+            e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),
         ),
     ] {
         if let Some(value) = value {

@@ -55,7 +55,8 @@ pub struct EngineArgs {
     pub no_generalized_flips: bool,
     /// Which walkers walk sparse: they take a flip that adds g >= 2 bits to their factors only
     /// with chance 2^-(g-1), and so stay where factors coincide and reductions are common
-    /// (plain walks; symmetric ones walk free). Default: half from the naive scheme, off from a
+    /// (plain walks; symmetric ones walk free). Default: half (the walks that hold their
+    /// plateaus, a share the search chooses) from the naive scheme, off from a
     /// given scheme (--from), where sparse walkers turn down about a third of their flips and
     /// descend no further; a resumed search keeps its checkpoint's.
     #[arg(long)]
@@ -88,8 +89,9 @@ pub struct EngineArgs {
     pub gpu_hints: HintsArg,
     /// GPU: how walkers find flip partners: matches of sampled slots, or the exact groups of
     /// equal factors at one position at a time. Default: sample from the naive scheme (the
-    /// faster descent), groups from a given scheme (--from), where partners are scarce and
-    /// groups walk up to twice the vertices a second; a resumed search keeps its checkpoint's.
+    /// faster descent) and in symmetric walks (the GPU's only way there), groups from a given
+    /// scheme (--from) of a plain walk, where partners are scarce and groups walk up to twice the
+    /// vertices a second; a resumed plain search keeps its checkpoint's.
     #[arg(long)]
     pub gpu_partners: Option<PartnersArg>,
     /// Steps a walker may go without improving before it restarts (default: 4000000, or half

@@ -204,7 +204,6 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     }
     let recipe = Checkpoint::read_recipe(dir)?;
     engine.sparse = engine.sparse.or(recipe.sparsity.map(Into::into));
-    engine.gpu_partners = engine.gpu_partners.or(recipe.partners.map(Into::into));
     if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
@@ -230,6 +229,10 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
             engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
         }
         None => {}
+    }
+    // The GPU samples the partners of symmetric walks, whatever a plain search recorded.
+    if engine.symmetry() == SymmetryArg::None {
+        engine.gpu_partners = engine.gpu_partners.or(recipe.partners.map(Into::into));
     }
     engine.cubes = recipe.cubes;
     Ok(engine)
