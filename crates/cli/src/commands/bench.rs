@@ -182,7 +182,6 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let config = SearchConfig {
         time_limit: Some(run.seconds),
         restarts: run.restarts,
-        choose_styles: spec.plateau.is_none(),
         ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
     };
     let driver = Driver::new(

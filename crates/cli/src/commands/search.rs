@@ -424,7 +424,6 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         sparsity: spec.sparsity,
         partners: spec.gpu_partners,
-        choose_styles: spec.plateau.is_none(),
         ..SearchConfig::new(
             shape,
             target,

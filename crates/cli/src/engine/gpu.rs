@@ -424,6 +424,10 @@ impl Engine for GpuEngine {
         self.options.round_us != 0
     }
 
+    fn adaptive_plateau(&self) -> bool {
+        matches!(self.options.config.plateau, Plateau::Adaptive { .. })
+    }
+
     fn walkers(&self) -> usize {
         self.walkers
     }
@@ -703,6 +707,10 @@ impl Engine for MultiGpu {
 
     fn timed_rounds(&self) -> bool {
         self.runners.iter().any(GpuEngine::timed_rounds)
+    }
+
+    fn adaptive_plateau(&self) -> bool {
+        self.runners.iter().any(GpuEngine::adaptive_plateau)
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {

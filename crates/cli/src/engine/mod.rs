@@ -317,6 +317,9 @@ pub trait Engine {
     fn walkers(&self) -> usize;
     /// Whether its rounds end after a time (then `run_round`'s steps are only a cap).
     fn timed_rounds(&self) -> bool;
+    /// Whether its walkers' plateau limits adapt (no `--plateau N`): only then does a walk's
+    /// style choose its floor, and the search choose each walk's style by the styles' returns.
+    fn adaptive_plateau(&self) -> bool;
     /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`, to walk in
     /// `style` (whether it holds its plateaus, and so, by default, walks sparse).
     fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()>;

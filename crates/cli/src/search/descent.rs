@@ -109,7 +109,6 @@ impl<'a> Descent<'a> {
         let mut engine = spec.open(shape)?;
         let config = SearchConfig {
             time_limit: self.time_limit,
-            choose_styles: spec.plateau.is_none(),
             ..SearchConfig::new(
                 shape,
                 target,

@@ -63,10 +63,6 @@ pub struct SearchConfig {
     /// How GPU walkers find flip partners: kept in its checkpoints, so that a resume walks the
     /// same way.
     pub partners: Partners,
-    /// Whether each walk's style (holding or escaping) follows the styles' returns
-    /// (`styles`); false, for a fixed plateau, where no walker holds: the odd walkers take the
-    /// holding style, which then only makes them sparse under [`Sparsity::Half`].
-    pub choose_styles: bool,
 }
 
 /// Where walkers restart.
@@ -141,7 +137,6 @@ impl SearchConfig {
             symmetric: None,
             sparsity: Sparsity::default(),
             partners: Partners::Sample,
-            choose_styles: true,
         }
     }
 }
@@ -361,7 +356,9 @@ impl<'a> Driver<'a> {
             })
             .collect();
         let rng = WyRand::new(config.seed ^ 0x5eed_f11b);
-        let choose_styles = config.choose_styles;
+        // Under a fixed plateau no walker holds: the odd walkers take the holding style, which
+        // then only makes them sparse under `Sparsity::Half`.
+        let choose_styles = engine.adaptive_plateau();
         Ok(Driver {
             engine,
             config,
@@ -766,6 +763,8 @@ mod tests {
         /// The round of each load of walker 1.
         reloads: Vec<u64>,
         rounds: u64,
+        /// Whether its plateau adapts (else, fixed).
+        adaptive: bool,
     }
 
     impl Fake {
@@ -777,6 +776,7 @@ mod tests {
                 steps,
                 reloads: Vec::new(),
                 rounds: 0,
+                adaptive: true,
             }
         }
     }
@@ -793,6 +793,9 @@ mod tests {
         }
         fn timed_rounds(&self) -> bool {
             false
+        }
+        fn adaptive_plateau(&self) -> bool {
+            self.adaptive
         }
         fn load(&mut self, walker: usize, _: &Scheme, _: u64, style: Style) -> Result<()> {
             self.loads.push((walker, style));
@@ -863,14 +866,16 @@ mod tests {
     }
 
     /// A stalled search (after the pool's one improvement, nothing better), each walker taking
-    /// 100 steps a round: its engine, which saw every load.
-    fn stalled_search(patience: Patience, choose_styles: bool) -> Fake {
+    /// 100 steps a round, its plateau `adaptive` or fixed: its engine, which saw every load.
+    fn stalled_search(patience: Patience, adaptive: bool) -> Fake {
         let shape = Shape::square(2).unwrap();
         let start = Scheme::naive(shape);
-        let mut engine = Fake::new(start.clone(), start.clone(), 100);
+        let mut engine = Fake {
+            adaptive,
+            ..Fake::new(start.clone(), start.clone(), 100)
+        };
         let config = SearchConfig {
             time_limit: Some(Duration::from_millis(50)),
-            choose_styles,
             ..SearchConfig::new(shape, 1, 1, 1, patience)
         };
         run_quietly(&mut engine, config, start);
