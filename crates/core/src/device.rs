@@ -122,8 +122,10 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///   as a uniform draw among all flips would. The pass also flags a slot that shares a second
 ///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
 ///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
-///   plus move ends the burst; a walker none of whose positions has a pair takes its plus
-///   move at once.
+///   plus move ends the burst; a walker none of whose positions has a pair (a *sink*) takes
+///   its plus move at once, and the burst after a plus move starts at its position. From a
+///   sink on, while few slots have changed since, a burst's start finds the groups from those
+///   slots alone (every group holds one) instead of a pass over all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Partners {
     /// Matches of sampled slots (the kernels `walk` and `walk32`).

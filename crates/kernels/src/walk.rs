@@ -205,7 +205,8 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
 
     /// Writes a term (lane 0) and orders the write before the warp's next reads.
     #[inline(always)]
-    fn put(&self, slot: usize, t: Term) {
+    fn put(&mut self, slot: usize, t: Term) {
+        self.pairing.changed(slot, self.lane);
         if self.lane == 0 {
             for (pos, f) in t.factors().into_iter().enumerate() {
                 // SAFETY: as in `factor`.
@@ -217,7 +218,9 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
 
     /// Writes two terms seen from the position of `rotation` with one warp synchronisation.
     #[inline(always)]
-    fn put2_from(&self, s: usize, x: Term, t: usize, y: Term, rotation: [usize; 3]) {
+    fn put2_from(&mut self, s: usize, x: Term, t: usize, y: Term, rotation: [usize; 3]) {
+        self.pairing.changed(s, self.lane);
+        self.pairing.changed(t, self.lane);
         if self.lane == 0 {
             for (i, at) in rotation.into_iter().enumerate() {
                 // SAFETY: as in `term_from`.
@@ -820,6 +823,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             let i = rest.trailing_zeros();
             rest &= rest - 1;
             let member = shuffle(mine as u32, i) as usize;
+            self.pairing.changed(member, self.lane);
             let (keep, other) = if along == pos.next() {
                 (member, folded)
             } else {
@@ -919,6 +923,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             }
         }
         self.log(log::PLUS, pos as u32, t, u, v);
+        self.pairing.plussed(pos);
         self.st.rank += Self::UNIT;
         self.tally.plus += 1;
         self.st.since_reduction = 0;

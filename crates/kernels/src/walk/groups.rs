@@ -15,8 +15,14 @@
 //! they share one. A group's dependency at its position cannot change by flips at that
 //! position (a flip adds one member's factor to another's, which keeps their span), so with
 //! generalized flips the groups of three or more are checked once, when the burst finds them.
+//!
+//! Near a record (see [`Cover`]): from a sink, where no position has a pair, the walk keeps
+//! the slots that changed since, and while they are few a burst's start searches the rows
+//! for their factors instead of a pass. The burst after a plus move starts at its position:
+//! at the other two the plus move's two terms share both other factors, and the merge that
+//! a burst there takes first would undo it.
 
-use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
+use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, FLAG_LOG, MAX_BURST, NO_MATE};
 use flipgraph_core::{moves, Position};
 
 use super::{fold32, Warp, Work};
@@ -39,6 +45,14 @@ pub(crate) trait Pairing: Copy {
 
     /// One step of the warp's walk.
     fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Self>, work: &mut Work);
+
+    /// Notes that the term at `slot` changed; every lane calls it, with its own `lane`.
+    #[inline(always)]
+    fn changed(&mut self, _slot: usize, _lane: u32) {}
+
+    /// Notes that the walk took a plus move at `pos`.
+    #[inline(always)]
+    fn plussed(&mut self, _pos: Position) {}
 }
 
 /// Partners found by matches of sampled slots: nothing to keep.
@@ -63,6 +77,7 @@ impl Pairing for Sampled {
 pub(crate) struct Grouped {
     burst: Burst,
     memory: GroupMemory,
+    cover: Cover,
 }
 
 impl Pairing for Grouped {
@@ -74,6 +89,7 @@ impl Pairing for Grouped {
             burst: Burst::default(),
             // SAFETY: the caller's contract.
             memory: unsafe { GroupMemory::new(ptr, cap) },
+            cover: Cover::default(),
         }
     }
 
@@ -81,6 +97,57 @@ impl Pairing for Grouped {
     fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped>, work: &mut Work) {
         w.group_step(work);
     }
+
+    #[inline(always)]
+    fn changed(&mut self, slot: usize, lane: u32) {
+        // Only a known cover is kept up: most walks far from a sink never have one.
+        if self.cover.known() && slot % 32 == lane as usize {
+            self.cover.0 |= 1 << (slot / 32);
+        }
+    }
+
+    #[inline(always)]
+    fn plussed(&mut self, pos: Position) {
+        self.burst.after_plus = pos.index() as u32 + 1;
+    }
+}
+
+/// A *cover* of the scheme's groups: slots such that every group (at every position) holds
+/// one. Most record schemes are *sinks*, where no two terms share a factor, and from one a
+/// plus move and a few flips often lead back to one. A sink has the empty cover, and each
+/// slot that changes since joins it, which keeps it a cover: every group of the scheme holds
+/// a slot that changed. While it is small a burst's start finds the groups from the cover
+/// alone, searching the rows once per covering slot, where a pass inserts every slot into
+/// the table.
+///
+/// One register: the lane's rows (bits below 16: at most 16 rows), and [`Cover::KNOWN`].
+#[derive(Clone, Copy, Default)]
+struct Cover(u32);
+
+impl Cover {
+    /// The bit of a walk that keeps a cover: from a sink on, until it grows too large to
+    /// search (none at a launch's start, whose load is not checked).
+    const KNOWN: u32 = 1 << 31;
+    /// The cover of a sink.
+    const SINK: Cover = Cover(Cover::KNOWN);
+
+    fn known(self) -> bool {
+        self.0 & Cover::KNOWN != 0
+    }
+
+    /// This lane's rows whose slot is in the cover.
+    fn rows(self) -> u32 {
+        self.0 & !Cover::KNOWN
+    }
+}
+
+/// Whether the groups at a position are found from a cover of `slots` slots (of `k` rows per
+/// lane) rather than by a pass. Costs estimated from the code in one unit, not measured
+/// apart: a covering slot's search about `k + 5`, a pass (the table's clearing included)
+/// about `8 k + 8`.
+#[inline(always)]
+fn search_pays(slots: u32, k: usize) -> bool {
+    slots as usize * (k + 5) <= 8 * k + 8
 }
 
 /// A mate's flag on a group's first slot: the group has three members or more.
@@ -97,6 +164,8 @@ struct Burst {
     pos: u32,
     left: u32,
     mated: u32,
+    /// The position of the plus move just taken, plus one (0: none).
+    after_plus: u32,
 }
 
 /// A warp's group table (a slot plus one per entry, 0 empty) and its slots' mates
@@ -207,22 +276,129 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
     /// Starts a burst at a random position that has a pair (trying all three), with as many
     /// flips as slots have a mate there (at most [`MAX_BURST`]; half as many, measured, cost
     /// a third of the throughput for a descent no faster), after the reductions that its
-    /// groups show; none if no position has a pair.
+    /// groups show; none if no position has a pair: then the walk is at a sink.
     fn start_burst(&mut self, work: &mut Work) {
-        let first = self.rng.below(3);
-        for i in 0..3 {
-            let pos = Position::from_index((first + i) % 3);
-            let mut found = self.find_groups(pos);
+        self.pairing.burst.left = 0;
+        self.pairing.burst.mated = 0;
+        let cover = self.pairing.cover;
+        // At the sink found last, unchanged (its plus move was refused): nothing to find. The
+        // self-test's walks look again, to check that.
+        if cover.known() && ballot(cover.rows() != 0) == 0 && self.p.flags & FLAG_LOG == 0 {
+            return;
+        }
+        let search = cover.known() && search_pays(warp::sum(cover.rows().count_ones()), self.k);
+        if !search {
+            // Too large to search (or none): forgotten until the next sink.
+            self.pairing.cover = Cover::default();
+        }
+        // After a plus move, at its position: at the other two its two changed terms share
+        // both other factors, and the merge that a burst there takes first would undo it.
+        let first = match self.pairing.burst.after_plus {
+            0 => self.rng.below(3),
+            at => at as usize - 1,
+        };
+        self.pairing.burst.after_plus = 0;
+        // Positions looked at in a row with no reduction since: three make a sink. A reduction
+        // may make a pair at a position looked at before it, which is then looked at again.
+        let (mut at, mut clean) = (first, 0);
+        while clean < 3 {
+            let pos = Position::from_index(at % 3);
+            at += 1;
+            let mut found = self.groups_at(pos, search);
             if found.grouped != 0 && self.reduce_found(pos, found, work) {
-                found = self.find_groups(pos);
+                clean = 0;
+                found = self.groups_at(pos, search);
             }
             if found.grouped != 0 {
                 self.pairing.burst.pos = pos.index() as u32;
                 self.pairing.burst.left = found.grouped.min(MAX_BURST);
                 return;
             }
+            clean += 1;
         }
-        self.pairing.burst.left = 0;
+        self.pairing.cover = Cover::SINK;
+    }
+
+    /// The groups at `pos`, from the cover when `search` (a small one is known), else by a
+    /// pass. The self-test's walks (FLAG_LOG) check each search against a pass, and trap
+    /// where they differ.
+    fn groups_at(&mut self, pos: Position, search: bool) -> Found {
+        if !search {
+            return self.find_groups(pos);
+        }
+        let pass = if self.p.flags & FLAG_LOG != 0 {
+            self.find_groups(pos).grouped
+        } else {
+            0
+        };
+        let found = self.search_cover(pos);
+        if self.p.flags & FLAG_LOG != 0 && found.grouped != pass {
+            // SAFETY: aborts the launch; the host reports the fault.
+            unsafe { core::arch::asm!("trap;") };
+        }
+        found
+    }
+
+    /// Finds the groups at `pos` from the cover alone (see [`Cover`]): for each covering
+    /// slot, the rows holding its factor there. Each group's first slot is a covering one, mate of
+    /// every other member; its own mate is the lowest other member. Sets the mates and this
+    /// lane's mated rows as [`Warp::find_groups`] does, and returns the same.
+    fn search_cover(&mut self, pos: Position) -> Found {
+        let lane = self.lane as usize;
+        let (q, r) = (pos.next().index(), pos.prev().index());
+        let (mut mated, mut merges, mut big) = (0u32, 0u32, 0u32);
+        let mut rest = self.pairing.cover.rows();
+        loop {
+            let holders = ballot(rest != 0);
+            if holders == 0 {
+                break;
+            }
+            let holder = holders.trailing_zeros();
+            let row = shuffle(rest.trailing_zeros(), holder);
+            if self.lane == holder {
+                rest &= rest - 1;
+            }
+            let first = row as usize * 32 + holder as usize;
+            let key = self.factor(pos.index(), first);
+            // A cleared slot, or one in the group of a covering slot searched before.
+            if key == 0 || shuffle(mated, holder) & (1 << row) != 0 {
+                continue;
+            }
+            let mut members = 0u32;
+            for j in 0..self.k {
+                members |= ((self.factor(pos.index(), j * 32 + lane) == key) as u32) << j;
+            }
+            let others = members & !(((self.lane == holder) as u32) << row);
+            let count = warp::sum(members.count_ones());
+            if count < 2 {
+                continue;
+            }
+            let (first_q, first_r) = (self.factor(q, first), self.factor(r, first));
+            let mut rows = others;
+            while rows != 0 {
+                let j = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let s = j * 32 + lane;
+                let merge = self.factor(q, s) == first_q || self.factor(r, s) == first_r;
+                self.pairing.memory.set_mate(s, first | if merge { MERGE } else { 0 });
+                merges |= (merge as u32) << j;
+            }
+            let lowest = ballot(others != 0).trailing_zeros();
+            let partner = shuffle(others.trailing_zeros(), lowest) as usize * 32 + lowest as usize;
+            if self.lane == holder {
+                let flag = if count >= 3 { BIG } else { 0 };
+                self.pairing.memory.set_mate(first, partner | flag);
+                big |= ((count >= 3) as u32) << row;
+            }
+            mated |= members;
+        }
+        warp::sync();
+        self.pairing.burst.mated = mated;
+        Found {
+            grouped: warp::sum(mated.count_ones()),
+            merges,
+            big,
+        }
     }
 
     /// Finds the groups of equal factors at `pos`: sets every grouped slot's mate and this
