@@ -163,6 +163,10 @@ pub const MAX_BURST: u32 = 64;
 /// A group's mate that is no slot (`u16::MAX`).
 pub const NO_MATE: u32 = 0xffff;
 
+/// Most slots per walker: a lane keeps its rows (one per 32 slots) in 32-bit masks, of which
+/// the group kernels reserve one bit.
+pub const MAX_CAP: usize = 31 * 32;
+
 /// Words (factors) of one walker's scheme of `cap` slots in global memory: three arrays of
 /// `cap` factors.
 pub const fn scheme_words(cap: usize) -> usize {

@@ -13,7 +13,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
     factor_index, log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState,
-    FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, MAX_CAP, NO_LOAD,
 };
 use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{Orbit, OrbitKind, SymmetricScheme};
@@ -190,6 +190,18 @@ fn walked_terms(scheme: &Scheme, symmetry: Symmetry) -> Result<(Vec<Term>, Vec<F
     Ok((reps, fixed))
 }
 
+/// Refuses walkers of `cap` slots (from a start of `start_rank` terms, with `slack` above it)
+/// where the kernels' per-lane masks of rows cannot hold them.
+fn check_cap(shape: Shape, cap: usize, start_rank: usize, slack: usize) -> Result<()> {
+    if cap > MAX_CAP {
+        bail!(
+            "a {shape} walk from rank {start_rank} with {slack} ranks of slack needs {cap} term slots per walker; \
+             the GPU kernels hold at most {MAX_CAP}: start from a scheme of lower rank, or run it on the CPU"
+        );
+    }
+    Ok(())
+}
+
 /// Refuses `walkers` walkers of `cap` slots with move logs of `log_entries` where their buffers
 /// (terms and best terms, states, logs) would take more than half of `total_mem` bytes.
 fn check_memory(shape: Shape, walkers: usize, cap: usize, log_entries: usize, total_mem: usize) -> Result<()> {
@@ -284,6 +296,8 @@ impl GpuEngine {
             options.start_rank,
             options.slack_from,
         );
+        let start_rank = options.start_rank.unwrap_or_else(|| shape.naive_rank());
+        check_cap(shape, cap, start_rank, options.config.max_rank)?;
         let block_bytes = kernel.block_bytes(cap);
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -746,7 +760,9 @@ impl Engine for MultiGpu {
 
 #[cfg(test)]
 mod tests {
-    use super::{launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry};
+    use super::{
+        check_cap, launch, walked_terms, walker_cap, Buffers, GpuOptions, Hints, Reductions, Symmetry, MAX_CAP,
+    };
     use flipgraph_core::device::{
         Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP,
     };
@@ -812,6 +828,19 @@ mod tests {
             ..options
         };
         assert_eq!(launch(&quiet, 1, 64, buffers, 10, 1, true).flags, FLAG_TRAP);
+    }
+
+    #[test]
+    fn a_start_too_large_for_the_kernels_is_refused_and_every_naive_start_fits() {
+        for n in 2..=8 {
+            let shape = Shape::square(n).unwrap();
+            let cap = walker_cap(shape, 64, Symmetry::None, None, None);
+            assert!(check_cap(shape, cap, shape.naive_rank(), 64).is_ok(), "{shape}: {cap}");
+        }
+        let eight = Shape::square(8).unwrap();
+        let cap = walker_cap(eight, 4, Symmetry::None, Some(1000), None);
+        let err = check_cap(eight, cap, 1000, 4).unwrap_err().to_string();
+        assert!(err.contains("rank 1000") && err.contains(&MAX_CAP.to_string()), "{err}");
     }
 
     #[test]

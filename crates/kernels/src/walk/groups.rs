@@ -120,7 +120,7 @@ impl Pairing for Grouped {
 /// alone, searching the rows once per covering slot, where a pass inserts every slot into
 /// the table.
 ///
-/// One register: the lane's rows (bits below 16: at most 16 rows), and [`Cover::KNOWN`].
+/// One register: the lane's rows (at most 31, core's `MAX_CAP`), and [`Cover::KNOWN`].
 #[derive(Clone, Copy, Default)]
 struct Cover(u32);
 
@@ -273,10 +273,11 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
         }
     }
 
-    /// Starts a burst at a random position that has a pair (trying all three), with as many
-    /// flips as slots have a mate there (at most [`MAX_BURST`]; half as many, measured, cost
-    /// a third of the throughput for a descent no faster), after the reductions that its
-    /// groups show; none if no position has a pair: then the walk is at a sink.
+    /// Starts a burst at a position that has a pair (trying all three, from the last plus
+    /// move's or a random one), with as many flips as slots have a mate there (at most
+    /// [`MAX_BURST`]; half as many, measured, cost a third of the throughput for a descent no
+    /// faster), after the reductions that its groups show; none if no position has a pair:
+    /// then the walk is at a sink.
     fn start_burst(&mut self, work: &mut Work) {
         self.pairing.burst.left = 0;
         self.pairing.burst.mated = 0;
