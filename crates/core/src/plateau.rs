@@ -162,6 +162,11 @@ pub enum Plateau {
 }
 
 impl Plateau {
+    /// Whether the limit adapts (no fixed `--plateau N`).
+    pub const fn adapts(self) -> bool {
+        matches!(self, Plateau::Adaptive { .. })
+    }
+
     /// The limit a walker starts with.
     pub const fn initial(self) -> u64 {
         match self {
@@ -207,6 +212,7 @@ mod tests {
     #[test]
     fn an_adaptive_limit_grows_on_a_plus_and_moves_toward_the_waits_of_reductions() {
         let p = Plateau::Adaptive { floor: MIN };
+        assert!(p.adapts());
         assert_eq!(p.after_plus(p.initial()), 3 * START as u64 / 2);
         assert_eq!(p.after_reduction(1000, 500), (1000 + 4 * 500) / 2);
         assert_eq!(p.after_reduction(1000, 0), 500);
@@ -246,6 +252,7 @@ mod tests {
     #[test]
     fn a_fixed_limit_never_moves() {
         let p = Plateau::Fixed(1000);
+        assert!(!p.adapts());
         assert_eq!(p.initial(), 1000);
         assert_eq!(p.after_plus(1000), 1000);
         assert_eq!(p.after_reduction(1000, 3), 1000);

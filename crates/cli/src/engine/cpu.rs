@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
-use flipgraph_core::walk::{Counters, Plateau, Walk, WalkConfig, Walker};
+use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
@@ -69,7 +69,7 @@ impl Engine for CpuEngine {
     }
 
     fn adaptive_plateau(&self) -> bool {
-        matches!(self.walks.config.plateau, Plateau::Adaptive { .. })
+        self.walks.config.plateau.adapts()
     }
 
     fn walkers(&self) -> usize {

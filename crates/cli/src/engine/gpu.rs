@@ -439,7 +439,7 @@ impl Engine for GpuEngine {
     }
 
     fn adaptive_plateau(&self) -> bool {
-        matches!(self.options.config.plateau, Plateau::Adaptive { .. })
+        self.options.config.plateau.adapts()
     }
 
     fn walkers(&self) -> usize {
@@ -625,7 +625,7 @@ fn launch(
         | flag(options.log_entries > 0, FLAG_LOG)
         | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
-        | flag(matches!(config.plateau, Plateau::Adaptive { .. }), FLAG_ADAPTIVE)
+        | flag(config.plateau.adapts(), FLAG_ADAPTIVE)
         | flag(trap, FLAG_TRAP)
         | sparsity_flags(config.sparsity);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
