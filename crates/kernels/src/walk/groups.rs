@@ -327,13 +327,12 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
         if !search {
             return self.find_groups(pos);
         }
-        let pass = if self.p.flags & FLAG_LOG != 0 {
-            self.find_groups(pos).grouped
-        } else {
-            0
-        };
+        if self.p.flags & FLAG_LOG == 0 {
+            return self.search_cover(pos);
+        }
+        let pass = self.find_groups(pos).grouped;
         let found = self.search_cover(pos);
-        if self.p.flags & FLAG_LOG != 0 && found.grouped != pass {
+        if found.grouped != pass {
             // SAFETY: aborts the launch; the host reports the fault.
             unsafe { core::arch::asm!("trap;") };
         }
