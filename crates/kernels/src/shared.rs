@@ -33,6 +33,26 @@ pub trait FactorStore: Copy {
     /// # Safety
     /// `index` lies inside the arrays.
     unsafe fn write(self, index: usize, value: u64);
+
+    /// The words of another store that lie `bytes` bytes before these: their address is
+    /// computed where they are used, so that a warp keeps no register for it.
+    ///
+    /// # Safety
+    /// Those words lie in this block's shared memory.
+    #[inline(always)]
+    unsafe fn before<T: FactorStore>(self, bytes: usize) -> T {
+        // SAFETY: per the contract.
+        unsafe { T::at_address(self.address() - bytes as u32) }
+    }
+
+    /// The 32-bit shared-window address of the first word.
+    fn address(self) -> u32;
+
+    /// The words at the shared-window `address`.
+    ///
+    /// # Safety
+    /// `address` lies in this block's shared memory.
+    unsafe fn at_address(address: u32) -> Self;
 }
 
 /// The 32-bit shared-window address of a generic pointer into shared memory.
@@ -62,6 +82,16 @@ macro_rules! factor_store {
             #[inline(always)]
             unsafe fn new(ptr: *mut u8) -> $name {
                 $name { base: shared_address(ptr) }
+            }
+
+            #[inline(always)]
+            fn address(self) -> u32 {
+                self.base
+            }
+
+            #[inline(always)]
+            unsafe fn at_address(address: u32) -> $name {
+                $name { base: address }
             }
 
             #[inline(always)]
