@@ -9,7 +9,7 @@ use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
-use crate::walk::{Grouped, Pairing, Params, Sampled, Warp};
+use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, Warp};
 
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking plain
 /// schemes or (`$c3` true) C3-invariant ones, finding partners as `$pairing` does (by
@@ -71,14 +71,14 @@ walk_kernel!(
     walk_groups,
     Shared64,
     false,
-    Grouped
+    Grouped<PositionCovers>
 );
 walk_kernel!(
     /// `walk_groups` for shapes whose factors have at most 32 bits.
     walk32_groups,
     Shared32,
     false,
-    Grouped
+    Grouped<SinkCover>
 );
 
 /// The body of the walk kernels.

@@ -67,7 +67,7 @@ use crate::shared::{FactorStore, Shared32};
 use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
 
 mod groups;
-pub(crate) use groups::{Grouped, Pairing, Sampled};
+pub(crate) use groups::{Grouped, Pairing, PositionCovers, Sampled, SinkCover};
 
 /// Failed steps in a row after which the warp takes a plus move.
 const FLIPLESS_AFTER: u32 = 8;
@@ -216,11 +216,12 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
         warp::sync();
     }
 
-    /// Writes two terms seen from the position of `rotation` with one warp synchronisation.
+    /// Writes two terms seen from the position of `rotation` with one warp synchronisation:
+    /// a flip's.
     #[inline(always)]
     fn put2_from(&mut self, s: usize, x: Term, t: usize, y: Term, rotation: [usize; 3]) {
-        self.pairing.changed(s, self.lane);
-        self.pairing.changed(t, self.lane);
+        self.pairing.flipped(s, self.lane);
+        self.pairing.flipped(t, self.lane);
         if self.lane == 0 {
             for (i, at) in rotation.into_iter().enumerate() {
                 // SAFETY: as in `term_from`.

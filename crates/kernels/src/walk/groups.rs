@@ -16,15 +16,18 @@
 //! position (a flip adds one member's factor to another's, which keeps their span), so with
 //! generalized flips the groups of three or more are checked once, when the burst finds them.
 //!
-//! Near a record (see [`Cover`]): from a sink, where no position has a pair, the walk keeps
-//! the slots that changed since, and while they are few a burst's start searches the rows
-//! for their factors instead of a pass. The burst after a plus move starts at its position:
-//! at the other two the plus move's two terms share both other factors, and the merge that
-//! a burst there takes first would undo it.
+//! Near a record (see [`cover`]): the walk keeps a few slots that every group holds one of,
+//! and while they are few a burst's start searches the rows for their factors instead of a
+//! pass. The burst after a plus move starts at its position: at the other two the plus move's
+//! two terms share both other factors, and the merge that a burst there takes first would
+//! undo it.
+
+mod cover;
 
 use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, FLAG_LOG, MAX_BURST, NO_MATE};
 use flipgraph_core::{moves, Position};
 
+pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
 use super::{fold32, Warp, Work};
 use crate::shared::{FactorStore, Shared16};
 use crate::warp::{self, ballot, nth_set_bit, shuffle};
@@ -46,9 +49,14 @@ pub(crate) trait Pairing: Copy {
     /// One step of the warp's walk.
     fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Self>, work: &mut Work);
 
-    /// Notes that the term at `slot` changed; every lane calls it, with its own `lane`.
+    /// Notes that the term at `slot` changed other than by a flip; every lane calls it, with
+    /// its own `lane`.
     #[inline(always)]
     fn changed(&mut self, _slot: usize, _lane: u32) {}
+
+    /// Notes that the term at `slot` changed by a flip; as [`Pairing::changed`].
+    #[inline(always)]
+    fn flipped(&mut self, _slot: usize, _lane: u32) {}
 
     /// Notes that the walk took a plus move at `pos`.
     #[inline(always)]
@@ -72,38 +80,41 @@ impl Pairing for Sampled {
     }
 }
 
-/// Partners found by groups: the burst, and where the groups are kept.
+/// Partners found by groups: the burst, where the groups are kept, and the covers of the
+/// groups, kept as `C` keeps them.
 #[derive(Clone, Copy)]
-pub(crate) struct Grouped {
+pub(crate) struct Grouped<C: Covers> {
     burst: Burst,
     memory: GroupMemory,
-    cover: Cover,
+    cover: C,
 }
 
-impl Pairing for Grouped {
+impl<C: Covers> Pairing for Grouped<C> {
     const PARTNERS: Partners = Partners::Groups;
 
     #[inline(always)]
-    unsafe fn new(ptr: *mut u8, cap: usize) -> Grouped {
+    unsafe fn new(ptr: *mut u8, cap: usize) -> Grouped<C> {
         Grouped {
             burst: Burst::default(),
             // SAFETY: the caller's contract.
             memory: unsafe { GroupMemory::new(ptr, cap) },
-            cover: Cover::default(),
+            cover: C::default(),
         }
     }
 
     #[inline(always)]
-    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped>, work: &mut Work) {
+    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped<C>>, work: &mut Work) {
         w.group_step(work);
     }
 
     #[inline(always)]
     fn changed(&mut self, slot: usize, lane: u32) {
-        // Only a known cover is kept up: most walks far from a sink never have one.
-        if self.cover.known() && slot % 32 == lane as usize {
-            self.cover.0 |= 1 << (slot / 32);
-        }
+        self.cover.changed(self.memory, slot, lane);
+    }
+
+    #[inline(always)]
+    fn flipped(&mut self, slot: usize, lane: u32) {
+        self.cover.flipped(slot, lane);
     }
 
     #[inline(always)]
@@ -112,50 +123,14 @@ impl Pairing for Grouped {
     }
 }
 
-/// A *cover* of the scheme's groups: slots such that every group (at every position) holds
-/// one. Most record schemes are *sinks*, where no two terms share a factor, and from one a
-/// plus move and a few flips often lead back to one. A sink has the empty cover, and each
-/// slot that changes since joins it, which keeps it a cover: every group of the scheme holds
-/// a slot that changed. While it is small a burst's start finds the groups from the cover
-/// alone, searching the rows once per covering slot, where a pass inserts every slot into
-/// the table.
-///
-/// One register: the lane's rows (at most 31, core's `MAX_CAP`), and [`Cover::KNOWN`].
-#[derive(Clone, Copy, Default)]
-struct Cover(u32);
-
-impl Cover {
-    /// The bit of a walk that keeps a cover: from a sink on, until it grows too large to
-    /// search (none at a launch's start, whose load is not checked).
-    const KNOWN: u32 = 1 << 31;
-    /// The cover of a sink.
-    const SINK: Cover = Cover(Cover::KNOWN);
-
-    fn known(self) -> bool {
-        self.0 & Cover::KNOWN != 0
-    }
-
-    /// This lane's rows whose slot is in the cover.
-    fn rows(self) -> u32 {
-        self.0 & !Cover::KNOWN
-    }
-}
-
-/// Whether the groups at a position are found from a cover of `slots` slots (of `k` rows per
-/// lane) rather than by a pass. Costs estimated from the code in one unit, not measured
-/// apart: a covering slot's search about `k + 5`, a pass (the table's clearing included)
-/// about `8 k + 8`.
-#[inline(always)]
-fn search_pays(slots: u32, k: usize) -> bool {
-    slots as usize * (k + 5) <= 8 * k + 8
-}
-
 /// A mate's flag on a group's first slot: the group has three members or more.
 const BIG: usize = 0x8000;
 /// A mate's flag on a slot that shares a second factor with its mate: a merge.
 const MERGE: usize = 0x4000;
+/// A mate's flag on a group's first slot (left out of the cover that the group gives).
+const FIRST: usize = 0x2000;
 /// The flags of a mate word.
-const FLAGS: usize = BIG | MERGE;
+const FLAGS: usize = BIG | MERGE | FIRST;
 
 /// A group kernel's burst: where it flips, how many flips it has left, and this lane's rows
 /// whose slot has a mate there.
@@ -169,7 +144,7 @@ struct Burst {
 }
 
 /// A warp's group table (a slot plus one per entry, 0 empty) and its slots' mates
-/// ([`NO_MATE`]: none), in shared memory.
+/// ([`NO_MATE`]: none), in shared memory; with [`PositionCovers`], its covers too.
 #[derive(Clone, Copy)]
 struct GroupMemory {
     table: Shared16,
@@ -229,7 +204,7 @@ impl GroupMemory {
     }
 }
 
-impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
+impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
     fn group_step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
@@ -281,17 +256,12 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
     fn start_burst(&mut self, work: &mut Work) {
         self.pairing.burst.left = 0;
         self.pairing.burst.mated = 0;
-        let cover = self.pairing.cover;
         // At the sink found last, unchanged (its plus move was refused): nothing to find. The
         // self-test's walks look again, to check that.
-        if cover.known() && ballot(cover.rows() != 0) == 0 && self.p.flags & FLAG_LOG == 0 {
+        if self.pairing.cover.at_unchanged_sink() && self.p.flags & FLAG_LOG == 0 {
             return;
         }
-        let search = cover.known() && search_pays(warp::sum(cover.rows().count_ones()), self.k);
-        if !search {
-            // Too large to search (or none): forgotten until the next sink.
-            self.pairing.cover = Cover::default();
-        }
+        self.pairing.cover.looking(self.k);
         // After a plus move, at its position: at the other two its two changed terms share
         // both other factors, and the merge that a burst there takes first would undo it.
         let first = match self.pairing.burst.after_plus {
@@ -305,49 +275,57 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
         while clean < 3 {
             let pos = Position::from_index(at % 3);
             at += 1;
-            let mut found = self.groups_at(pos, search);
+            let mut found = self.groups_at(pos);
             if found.grouped != 0 && self.reduce_found(pos, found, work) {
                 clean = 0;
-                found = self.groups_at(pos, search);
+                found = self.groups_at(pos);
             }
             if found.grouped != 0 {
                 self.pairing.burst.pos = pos.index() as u32;
                 self.pairing.burst.left = found.grouped.min(MAX_BURST);
+                let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
+                self.pairing.cover.bursting(memory, pos, self.lane, mated);
                 return;
             }
             clean += 1;
         }
-        self.pairing.cover = Cover::SINK;
+        self.pairing.cover.sink();
     }
 
-    /// The groups at `pos`, from the cover when `search` (a small one is known), else by a
-    /// pass. The self-test's walks (FLAG_LOG) check each search against a pass, and trap
-    /// where they differ.
-    fn groups_at(&mut self, pos: Position, search: bool) -> Found {
-        if !search {
-            return self.find_groups(pos);
-        }
-        if self.p.flags & FLAG_LOG == 0 {
-            return self.search_cover(pos);
-        }
-        let pass = self.find_groups(pos).grouped;
-        let found = self.search_cover(pos);
-        if found.grouped != pass {
-            // SAFETY: aborts the launch; the host reports the fault.
-            unsafe { core::arch::asm!("trap;") };
-        }
+    /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
+    /// self-test's walks (FLAG_LOG) check each search against a pass, and trap where they
+    /// differ.
+    fn groups_at(&mut self, pos: Position) -> Found {
+        let (memory, lane) = (self.pairing.memory, self.lane);
+        let covering = self.pairing.cover.searchable(memory, pos, lane, self.k);
+        let found = match covering {
+            None => self.find_groups(pos),
+            Some(rows) if self.p.flags & FLAG_LOG == 0 => self.search_cover(pos, rows),
+            Some(rows) => {
+                let pass = self.find_groups(pos);
+                let mated = self.pairing.burst.mated;
+                let found = self.search_cover(pos, rows);
+                if found.grouped != pass.grouped || ballot(self.pairing.burst.mated != mated) != 0 {
+                    // SAFETY: aborts the launch; the host reports the fault.
+                    unsafe { core::arch::asm!("trap;") };
+                }
+                found
+            }
+        };
+        self.pairing.cover.found(memory, pos, lane, found.cover);
         found
     }
 
-    /// Finds the groups at `pos` from the cover alone (see [`Cover`]): for each covering
-    /// slot, the rows holding its factor there. Each group's first slot is a covering one, mate of
+    /// Finds the groups at `pos` from a cover of them alone (this lane's `rows` of it): for
+    /// each covering slot, the rows holding its factor there. Each group's first slot is a covering one, mate of
     /// every other member; its own mate is the lowest other member. Sets the mates and this
-    /// lane's mated rows as [`Warp::find_groups`] does, and returns the same.
-    fn search_cover(&mut self, pos: Position) -> Found {
+    /// lane's mated rows as [`Warp::find_groups`] does, and returns the same, with the cover
+    /// that the groups give.
+    fn search_cover(&mut self, pos: Position, rows: u32) -> Found {
         let lane = self.lane as usize;
         let (q, r) = (pos.next().index(), pos.prev().index());
-        let (mut mated, mut merges, mut big) = (0u32, 0u32, 0u32);
-        let mut rest = self.pairing.cover.rows();
+        let (mut mated, mut merges, mut big, mut cover) = (0u32, 0u32, 0u32, 0u32);
+        let mut rest = rows;
         loop {
             let holders = ballot(rest != 0);
             if holders == 0 {
@@ -387,9 +365,10 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
             let partner = shuffle(others.trailing_zeros(), lowest) as usize * 32 + lowest as usize;
             if self.lane == holder {
                 let flag = if count >= 3 { BIG } else { 0 };
-                self.pairing.memory.set_mate(first, partner | flag);
+                self.pairing.memory.set_mate(first, partner | flag | FIRST);
                 big |= ((count >= 3) as u32) << row;
             }
+            cover |= others;
             mated |= members;
         }
         warp::sync();
@@ -398,6 +377,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
             grouped: warp::sum(mated.count_ones()),
             merges,
             big,
+            cover,
         }
     }
 
@@ -454,7 +434,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
                             0
                         };
                         self.pairing.memory.set_mate(s, first - 1 | merge);
-                        self.pairing.memory.set_mate(first - 1, s | big);
+                        self.pairing.memory.set_mate(first - 1, s | big | FIRST);
                         pending = false;
                     } else {
                         at = (at + 1) & (entries - 1);
@@ -463,14 +443,16 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
                 warp::sync();
             }
         }
-        // One read of each mate word gives the burst's rows and the reductions' flags.
-        let (mut mated, mut merges, mut big) = (0u32, 0u32, 0u32);
+        // One read of each mate word gives the burst's rows, the reductions' flags and the
+        // cover: every grouped slot but each group's first.
+        let (mut mated, mut merges, mut big, mut cover) = (0u32, 0u32, 0u32, 0u32);
         for j in 0..self.k {
             let word = self.pairing.memory.mate_word(j * 32 + lane);
             if word != NO_MATE as usize {
                 mated |= 1 << j;
                 merges |= ((word & MERGE != 0) as u32) << j;
                 big |= ((word & BIG != 0) as u32) << j;
+                cover |= ((word & FIRST == 0) as u32) << j;
             }
         }
         self.pairing.burst.mated = mated;
@@ -478,6 +460,7 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
             grouped: warp::sum(mated.count_ones()),
             merges,
             big,
+            cover,
         }
     }
 
@@ -517,12 +500,14 @@ impl<S: FactorStore, const C3: bool> Warp<'_, S, C3, Grouped> {
 }
 
 /// What a pass of [`Warp::find_groups`] found: how many slots of the warp have a mate, and this
-/// lane's rows whose slot merges with its mate or is the first of a group of three or more.
+/// lane's rows whose slot merges with its mate or is the first of a group of three or more,
+/// and this lane's rows of the cover that the groups give.
 #[derive(Clone, Copy)]
 struct Found {
     grouped: u32,
     merges: u32,
     big: u32,
+    cover: u32,
 }
 
 /// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
