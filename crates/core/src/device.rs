@@ -123,9 +123,11 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
 ///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
 ///   plus move ends the burst; a walker none of whose positions has a pair (a *sink*) takes
-///   its plus move at once, and the burst after a plus move starts at its position. From a
-///   sink on, while few slots have changed since, a burst's start finds the groups from those
-///   slots alone (every group holds one) instead of a pass over all.
+///   its plus move at once, and the burst after a plus move starts at its position. While a
+///   small *cover* of the groups is known (slots of which every group holds one: in
+///   `walk32_groups` the slots changed since the last sink, in `walk_groups` one per position,
+///   rebuilt by each look there), a burst's start finds the groups from it alone instead of a
+///   pass over all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Partners {
     /// Matches of sampled slots (the kernels `walk` and `walk32`).
@@ -164,7 +166,7 @@ pub const MAX_BURST: u32 = 64;
 pub const NO_MATE: u32 = 0xffff;
 
 /// Most slots per walker: a lane keeps its rows (one per 32 slots) in 32-bit masks, of which
-/// the group kernels reserve one bit.
+/// `walk32_groups` reserves one bit.
 pub const MAX_CAP: usize = 31 * 32;
 
 /// Words (factors) of one walker's scheme of `cap` slots in global memory: three arrays of

@@ -316,16 +316,16 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         found
     }
 
-    /// Finds the groups at `pos` from a cover of them alone (this lane's `rows` of it): for
-    /// each covering slot, the rows holding its factor there. Each group's first slot is a covering one, mate of
-    /// every other member; its own mate is the lowest other member. Sets the mates and this
-    /// lane's mated rows as [`Warp::find_groups`] does, and returns the same, with the cover
-    /// that the groups give.
-    fn search_cover(&mut self, pos: Position, rows: u32) -> Found {
+    /// Finds the groups at `pos` from a cover of them alone (this lane's rows of it,
+    /// `covering`): for each covering slot, the rows holding its factor there. Each group's
+    /// first slot is a covering one, mate of every other member; its own mate is the lowest
+    /// other member. Sets the mates and this lane's mated rows as [`Warp::find_groups`] does,
+    /// and returns the same, with the cover that the groups give.
+    fn search_cover(&mut self, pos: Position, covering: u32) -> Found {
         let lane = self.lane as usize;
         let (q, r) = (pos.next().index(), pos.prev().index());
         let (mut mated, mut merges, mut big, mut cover) = (0u32, 0u32, 0u32, 0u32);
-        let mut rest = rows;
+        let mut rest = covering;
         loop {
             let holders = ballot(rest != 0);
             if holders == 0 {
@@ -372,13 +372,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             mated |= members;
         }
         warp::sync();
-        self.pairing.burst.mated = mated;
-        Found {
-            grouped: warp::sum(mated.count_ones()),
-            merges,
-            big,
-            cover,
-        }
+        self.groups_found(mated, merges, big, cover)
     }
 
     /// Finds the groups of equal factors at `pos`: sets every grouped slot's mate and this
@@ -455,6 +449,13 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
                 cover |= ((word & FIRST == 0) as u32) << j;
             }
         }
+        self.groups_found(mated, merges, big, cover)
+    }
+
+    /// What a pass or a search found, from this lane's rows: it keeps the `mated` ones for the
+    /// burst.
+    #[inline(always)]
+    fn groups_found(&mut self, mated: u32, merges: u32, big: u32, cover: u32) -> Found {
         self.pairing.burst.mated = mated;
         Found {
             grouped: warp::sum(mated.count_ones()),
