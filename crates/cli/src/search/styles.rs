@@ -5,9 +5,10 @@
 //! Why: no fixed split suits every shape. On 7x7x7 and 8x8x8 from naive the holding, sparse
 //! walkers make the descent; on 4x4x4 near rank 49 every improvement in ten runs came from the
 //! escaping walkers, and making every walker escape and walk free halved the time to rank 47
-//! (H200, BENCHMARKS.md). The share of walks that hold follows each style's return, ranks
-//! gained below the load per step walked, over the last rounds ([`DECAY`]), and stays within
-//! [`MIN_SHARE`] of 0 and 1 so that the other style keeps being measured.
+//! (H200, BENCHMARKS.md). The share of walks that hold follows each style's return, new ranks
+//! gained per step walked (below the pool's best when the walk was loaded, which the driver
+//! works out), over the last rounds ([`DECAY`]), and stays within [`MIN_SHARE`] of 0 and 1 so
+//! that the other style keeps being measured.
 
 use flipgraph_core::plateau::Style;
 use flipgraph_core::rng::WyRand;
@@ -22,7 +23,7 @@ pub const DECAY: f64 = 0.95;
 /// Each style's recent returns, and the share of walks that hold, from them.
 #[derive(Clone, Debug)]
 pub struct Styles {
-    /// Ranks gained below the load, per style, decayed by rounds.
+    /// New ranks gained, per style, decayed by rounds.
     gained: [f64; 2],
     /// Steps walked, per style, decayed alike.
     walked: [f64; 2],
