@@ -215,21 +215,23 @@ struct WalkerState {
     best_rank: usize,
     idle_steps: u64,
     /// The pool's best rank when the walker was loaded: a better one found since makes it
-    /// restart from there (the best scheme is copied into many walkers).
+    /// restart from there (the best scheme is copied into many walkers), and only ranks below
+    /// it count for its style's returns ([`WalkerState::gain`]).
     pool_best: usize,
     /// Where the walker's present walk began, for the record of who found what.
     origin: Origin,
 }
 
 impl WalkerState {
-    /// The ranks a walker that stands at `rank` after a round gained that round for its style's
-    /// returns: only those below both its own best and the pool's best at its load. Why not all
-    /// below its load: one restart in eight walks from the start scheme, and its walk down to
-    /// ranks the pool already holds credited its style with ranks found long before (on 4x5x5
-    /// from naive that tipped the share to 70-87% holding, though every improvement at 80 and
-    /// below came from an escaping walk; BENCHMARKS.md).
-    fn gain(&self, rank: usize) -> usize {
-        self.best_rank.min(self.pool_best).saturating_sub(rank)
+    /// The ranks gained this round, for its style's returns, by a walker whose best since its
+    /// load is now `best`: only those below both its best before the round and the pool's best
+    /// at its load. Why not all below its load: under pool restarts one in eight walks from the
+    /// start scheme, and its walk down to ranks the pool already held credited its style with
+    /// ranks found long before (on 4x5x5 from naive the share went to 69-87% holding, though
+    /// every improvement at 80 and below came from an escaping walk; BENCHMARKS.md). With
+    /// independent restarts a walk earns only by a new best of the whole search.
+    fn gain(&self, best: usize) -> usize {
+        self.best_rank.min(self.pool_best).saturating_sub(best)
     }
 }
 
@@ -765,13 +767,15 @@ mod tests {
 
     #[test]
     fn a_walk_is_credited_only_with_ranks_below_the_pools_best_at_its_load() {
-        let walker = |loaded: usize, pool_best: usize| WalkerState {
-            best_rank: loaded,
+        // A walker whose best since its load is `best`, loaded when the pool's best was
+        // `pool_best`.
+        let walker = |best: usize, pool_best: usize| WalkerState {
+            best_rank: best,
             idle_steps: 0,
             pool_best,
             origin: Origin {
                 walker: 0,
-                rank: loaded,
+                rank: best,
                 from_start: false,
                 style: Style::Hold,
                 steps: 0,

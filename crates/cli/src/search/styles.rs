@@ -1,6 +1,6 @@
 //! Which style each walk takes (core's `plateau::Style`: holding its plateaus and, by
 //! default, sparse; or escaping by plus moves, free): more often the style whose walks have been
-//! descending lately.
+//! finding new ranks lately.
 //!
 //! Why: no fixed split suits every shape. On 7x7x7 and 8x8x8 from naive the holding, sparse
 //! walkers make the descent; on 4x4x4 near rank 49 every improvement in ten runs came from the
@@ -8,7 +8,8 @@
 //! (H200, BENCHMARKS.md). The share of walks that hold follows each style's return, new ranks
 //! gained per step walked (below the pool's best when the walk was loaded, which the driver
 //! works out), over the last rounds ([`DECAY`]), and stays within [`MIN_SHARE`] of 0 and 1 so
-//! that the other style keeps being measured.
+//! that the other style keeps being measured. While no walk finds a new rank the returns are
+//! the prior alone, and the share drifts to a half.
 
 use flipgraph_core::plateau::Style;
 use flipgraph_core::rng::WyRand;
@@ -43,7 +44,7 @@ impl Styles {
         }
     }
 
-    /// A walk of `style` walked `steps` steps this round and gained `ranks` below its best.
+    /// A walk of `style` walked `steps` steps this round and gained `ranks` new ranks.
     pub fn record(&mut self, style: Style, steps: u64, ranks: usize) {
         self.walked[style.index()] += steps as f64;
         self.gained[style.index()] += ranks as f64;
