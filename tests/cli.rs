@@ -553,6 +553,45 @@ fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
 }
 
 #[test]
+fn bench_over_seeds_reports_the_medians_and_each_seeds_run() {
+    let args = [
+        "bench",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--sizes",
+        "2,3",
+        "--seconds",
+        "0.3",
+    ];
+    let out = flipgraph(&[&args[..], &["--seeds", "1-3", "--json"]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "one row per size");
+    for row in rows {
+        assert_eq!(row["seeds"], serde_json::json!([1, 2, 3]), "{row}");
+        let runs = row["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 3, "{row}");
+        let mut ranks: Vec<u64> = runs.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
+        ranks.sort_unstable();
+        assert_eq!(row["rank"].as_u64(), Some(ranks[1]), "the median rank: {row}");
+        assert_eq!(
+            row["walkers_audited"].as_u64(),
+            Some(3 * runs[0]["walkers_audited"].as_u64().unwrap())
+        );
+        assert_eq!(row["walkers_invalid"], 0, "{row}");
+    }
+    // The table names the seeds; --seed beside --seeds is refused.
+    let table = flipgraph(&[&args[..], &["--seeds", "1,2"]].concat());
+    assert!(table.status.success(), "{}", text(&table));
+    assert!(text(&table).contains("medians over seeds 1, 2"), "{}", text(&table));
+    let both = flipgraph(&[&args[..], &["--seeds", "1-2", "--seed", "3"]].concat());
+    assert_eq!(both.status.code(), Some(2), "{}", text(&both));
+}
+
+#[test]
 fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() {
     let ttr = |target: &str, timeout: &str| {
         flipgraph(&[

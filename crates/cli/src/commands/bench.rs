@@ -22,6 +22,7 @@ use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
 #[command(after_help = "Examples:
   flipgraph bench --backend cpu --sizes 3,4,5,6,7,8 --seconds 10
   flipgraph bench --backend gpu --sizes 4 --seconds 20 --json
+  flipgraph bench --backend gpu --sizes 5,6,7,8 --seconds 60 --seeds 1-3
   flipgraph bench --backend gpu --from 7x7x7-r245.b32 --from 8x8x8-r329.json --cpu-thread
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
 pub struct Args {
@@ -42,6 +43,11 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Measure each size (or start) once per seed, as 1-3 or 1,2,5, and report the medians of
+    /// rank reached and rates, with each seed's figures beside them (in JSON, a row's `runs`).
+    /// Default: once, with --seed.
+    #[arg(long, value_parser = parse_seeds, conflicts_with_all = ["seed", "time_to_rank"])]
+    seeds: Option<Seeds>,
     /// Measure the wall time to a rank instead, as SHAPE:RANK (each run is a fresh process).
     #[arg(long, value_parser = parse_time_to_rank)]
     time_to_rank: Option<(Shape, usize)>,
@@ -53,6 +59,33 @@ pub struct Args {
     timeout: Duration,
     #[command(flatten)]
     engine: EngineArgs,
+}
+
+/// The seeds of a throughput run, in the order given.
+#[derive(Clone, Debug, PartialEq)]
+struct Seeds(Vec<u64>);
+
+/// `1-3` (inclusive) or `1,2,5`.
+fn parse_seeds(s: &str) -> Result<Seeds, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("'{t}' is not a seed (a whole number)"))
+    };
+    let seeds = match s.split_once('-') {
+        Some((first, last)) => {
+            let (first, last) = (number(first)?, number(last)?);
+            if first > last {
+                return Err(format!("the range {s} is empty: write the smaller seed first"));
+            }
+            (first..=last).collect()
+        }
+        None => s.split(',').map(number).collect::<Result<Vec<u64>, String>>()?,
+    };
+    if seeds.len() > 1000 {
+        return Err(format!("{} seeds: at most 1000", seeds.len()));
+    }
+    Ok(Seeds(seeds))
 }
 
 fn parse_time_to_rank(s: &str) -> Result<(Shape, usize), String> {
@@ -112,34 +145,46 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 }
 
 fn throughput(args: &Args) -> Result<ExitCode> {
-    let run = Run {
-        seed: args.engine.seed(),
-        patience: args.engine.patience(),
-        restarts: args.engine.restarts(),
-        seconds: args.seconds,
+    let seeds = match &args.seeds {
+        Some(Seeds(seeds)) if !seeds.is_empty() => seeds.clone(),
+        _ => vec![args.engine.seed()],
     };
     let mut rows = Vec::new();
     let mut engine_name = String::new();
     for start in starts(args)? {
         let spec = args.engine.spec_from(start.scheme.rank(), !args.from.is_empty());
-        let (name, row) = measure(&spec, &run, &start)?;
-        engine_name = name;
-        let mut row = row;
-        if args.cpu_thread {
-            let (_, cpu) = measure(&one_cpu_thread(&spec), &run, &start)?;
-            let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
-            row["cpu_thread_vertices_per_s"] = json!(per_thread);
-            row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
+        let mut runs = Vec::new();
+        for &seed in &seeds {
+            let run = Run {
+                seed,
+                patience: args.engine.patience(),
+                restarts: args.engine.restarts(),
+                seconds: args.seconds,
+            };
+            let (name, mut row) = measure(&spec, &run, &start)?;
+            engine_name = name;
+            row["seed"] = json!(seed);
+            if args.cpu_thread {
+                let (_, cpu) = measure(&one_cpu_thread(&spec), &run, &start)?;
+                let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
+                row["cpu_thread_vertices_per_s"] = json!(per_thread);
+                row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
+            }
+            if !args.json {
+                eprintln!(
+                    "{}, seed {seed}: {} vertices/s, rank {}",
+                    start.name,
+                    si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
+                    row["rank"]
+                );
+            }
+            runs.push(row);
         }
-        if !args.json {
-            eprintln!(
-                "{}: {} vertices/s, rank {}",
-                start.name,
-                si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
-                row["rank"]
-            );
-        }
-        rows.push(row);
+        rows.push(if args.seeds.is_some() {
+            medians(runs)
+        } else {
+            runs.remove(0)
+        });
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -147,6 +192,53 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         print_table(&engine_name, &rows, args.cpu_thread);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The figures that a row of several seeds' `runs` shows as their medians.
+const MEDIAN_FIELDS: [&str; 6] = [
+    "rank",
+    "vertices_per_s",
+    "steps_per_s",
+    "seconds",
+    "cpu_thread_vertices_per_s",
+    "cpu_threads_equivalent",
+];
+
+/// One row for the `runs` of one start, one per seed: the medians of [`MEDIAN_FIELDS`], each
+/// seed's rank (`ranks`), the walkers audited in all, and the runs themselves.
+fn medians(runs: Vec<serde_json::Value>) -> serde_json::Value {
+    let mut row = runs.first().cloned().unwrap_or_else(|| json!({}));
+    for field in MEDIAN_FIELDS {
+        let mut values: Vec<f64> = runs.iter().filter_map(|r| r[field].as_f64()).collect();
+        match median(&mut values) {
+            // A whole rank stays a whole number.
+            Some(m) if m.fract() == 0.0 && m.abs() < 1e15 => row[field] = json!(m as i64),
+            Some(m) => row[field] = json!(m),
+            None => {}
+        }
+    }
+    let sum = |field: &str| runs.iter().filter_map(|r| r[field].as_u64()).sum::<u64>();
+    row["walkers_audited"] = json!(sum("walkers_audited"));
+    row["walkers_invalid"] = json!(sum("walkers_invalid"));
+    row["rejected"] = json!(sum("rejected"));
+    row["seeds"] = runs.iter().map(|r| r["seed"].clone()).collect();
+    row["ranks"] = runs.iter().map(|r| r["rank"].clone()).collect();
+    if let Some(fields) = row.as_object_mut() {
+        fields.remove("seed");
+    }
+    row["runs"] = json!(runs);
+    row
+}
+
+/// The median of `values` (the mean of the middle two of an even count), if there are any.
+fn median(values: &mut [f64]) -> Option<f64> {
+    values.sort_unstable_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => None,
+        n if n % 2 == 1 => Some(values[n / 2]),
+        n => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
+    }
 }
 
 /// The engine of `spec` on one CPU thread (its default walkers per thread).
@@ -233,6 +325,12 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
 fn print_table(engine_name: &str, rows: &[serde_json::Value], cpu_thread: bool) {
     let f = |r: &serde_json::Value, key: &str| r[key].as_f64().unwrap_or(0.0);
     println!("engine: {engine_name}");
+    if let Some(seeds) = rows.first().and_then(|r| r["seeds"].as_array()) {
+        println!(
+            "medians over seeds {}; each seed's rank in brackets",
+            joined(seeds, ", ")
+        );
+    }
     let extra = if cpu_thread { " one CPU thread | ratio |" } else { "" };
     let rule = if cpu_thread { "---|---|" } else { "" };
     println!("| start | vertices/s | steps/s | rank reached | seconds | walkers audited |{extra}");
@@ -247,16 +345,24 @@ fn print_table(engine_name: &str, rows: &[serde_json::Value], cpu_thread: bool) 
         } else {
             String::new()
         };
+        let rank = match r["ranks"].as_array() {
+            Some(ranks) => format!("{} ({})", r["rank"], joined(ranks, " / ")),
+            None => r["rank"].to_string(),
+        };
         println!(
-            "| {} | {} | {} | {} | {:.1} | {} valid |{cpu}",
+            "| {} | {} | {} | {rank} | {:.1} | {} valid |{cpu}",
             r["start"].as_str().unwrap_or(""),
             si(f(r, "vertices_per_s")),
             si(f(r, "steps_per_s")),
-            r["rank"],
             f(r, "seconds"),
             r["walkers_audited"]
         );
     }
+}
+
+/// JSON values as text, joined by `separator`.
+fn joined(values: &[serde_json::Value], separator: &str) -> String {
+    values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(separator)
 }
 
 /// Runs `flipgraph search` as fresh processes and times each from spawn to exit.
@@ -439,8 +545,11 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{engine_flags, lowest_rank_written, median_of_runs, reached_summary};
+    use super::{
+        engine_flags, lowest_rank_written, median, median_of_runs, medians, parse_seeds, reached_summary, Seeds,
+    };
     use crate::commands::engine_args::tests::engine;
+    use serde_json::json;
 
     #[test]
     fn time_to_rank_runs_get_the_engine_flags_as_given() {
@@ -477,6 +586,39 @@ mod tests {
             let passed = engine(&engine_flags(&given));
             assert_eq!(format!("{passed:?}"), format!("{given:?}"));
         }
+    }
+
+    #[test]
+    fn seeds_are_a_range_or_a_list() {
+        assert_eq!(parse_seeds("1-3"), Ok(Seeds(vec![1, 2, 3])));
+        assert_eq!(parse_seeds("4-4"), Ok(Seeds(vec![4])));
+        assert_eq!(parse_seeds("1,2,5"), Ok(Seeds(vec![1, 2, 5])));
+        assert_eq!(parse_seeds("7"), Ok(Seeds(vec![7])));
+        for bad in ["3-1", "1-x", "", "1,,2", "-1", "1-100000"] {
+            assert!(parse_seeds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn several_seeds_make_one_row_of_medians_with_the_runs_beside() {
+        let run = |seed: u64, rank: u64, rate: f64| {
+            json!({"start": "5x5x5", "seed": seed, "rank": rank, "vertices_per_s": rate,
+                   "steps_per_s": 2.0 * rate, "seconds": 60.0, "walkers_audited": 10,
+                   "walkers_invalid": 0, "rejected": 0})
+        };
+        let row = medians(vec![run(1, 99, 3.0), run(2, 97, 1.0), run(3, 101, 2.0)]);
+        assert_eq!(row["rank"], json!(99));
+        assert_eq!(row["vertices_per_s"], json!(2));
+        assert_eq!(row["steps_per_s"], json!(4));
+        assert_eq!(row["ranks"], json!([99, 97, 101]));
+        assert_eq!(row["seeds"], json!([1, 2, 3]));
+        assert_eq!(row["walkers_audited"], json!(30));
+        assert_eq!(row["runs"].as_array().map(Vec::len), Some(3));
+        assert!(row.get("seed").is_none(), "{row}");
+        // An even count: the mean of the middle two.
+        let row = medians(vec![run(1, 99, 1.0), run(2, 96, 1.0)]);
+        assert_eq!(row["rank"], json!(97.5));
+        assert_eq!(median(&mut []), None);
     }
 
     #[test]
