@@ -44,8 +44,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Measure each size (or start) once per seed, as 1-3 or 1,2,5, and report the medians of
-    /// rank reached and rates, with each seed's figures beside them (in JSON, a row's `runs`).
-    /// Default: once, with --seed.
+    /// rank reached (the lower middle one of an even count) and of the rates, with each seed's
+    /// rank beside them and every run in JSON (a row's `runs`). Default: once, with --seed.
     #[arg(long, value_parser = parse_seeds, conflicts_with_all = ["seed", "time_to_rank"])]
     seeds: Option<Seeds>,
     /// Measure the wall time to a rank instead, as SHAPE:RANK (each run is a fresh process).
@@ -61,29 +61,43 @@ pub struct Args {
     engine: EngineArgs,
 }
 
-/// The seeds of a throughput run, in the order given.
+/// The seeds of a throughput run, in the order given. A type of its own so that clap takes
+/// one value and its parser makes the list (clap reads an `Option<Vec<_>>` as many values).
 #[derive(Clone, Debug, PartialEq)]
 struct Seeds(Vec<u64>);
 
-/// `1-3` (inclusive) or `1,2,5`.
+/// The most seeds one run takes.
+const MAX_SEEDS: u64 = 1000;
+
+/// `1-3` (inclusive) or `1,2,5`, each seed once, at most [`MAX_SEEDS`].
 fn parse_seeds(s: &str) -> Result<Seeds, String> {
     let number = |t: &str| {
         t.trim()
             .parse::<u64>()
-            .map_err(|_| format!("'{t}' is not a seed (a whole number)"))
+            .map_err(|_| format!("'{s}': expected seeds as FIRST-LAST (1-3) or a list (1,2,5) of whole numbers"))
     };
-    let seeds = match s.split_once('-') {
+    let seeds: Vec<u64> = match s.split_once('-') {
         Some((first, last)) => {
             let (first, last) = (number(first)?, number(last)?);
             if first > last {
                 return Err(format!("the range {s} is empty: write the smaller seed first"));
             }
+            if last - first >= MAX_SEEDS {
+                return Err(format!("the range {s} holds more than {MAX_SEEDS} seeds"));
+            }
             (first..=last).collect()
         }
-        None => s.split(',').map(number).collect::<Result<Vec<u64>, String>>()?,
+        None => s.split(',').map(number).collect::<Result<_, _>>()?,
     };
-    if seeds.len() > 1000 {
-        return Err(format!("{} seeds: at most 1000", seeds.len()));
+    if seeds.len() as u64 > MAX_SEEDS {
+        return Err(format!("{} seeds: at most {MAX_SEEDS}", seeds.len()));
+    }
+    if let Some(twice) = seeds
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| seeds[..i].contains(s).then_some(s))
+    {
+        return Err(format!("seed {twice} is given twice"));
     }
     Ok(Seeds(seeds))
 }
@@ -145,9 +159,15 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 }
 
 fn throughput(args: &Args) -> Result<ExitCode> {
-    let seeds = match &args.seeds {
-        Some(Seeds(seeds)) if !seeds.is_empty() => seeds.clone(),
-        _ => vec![args.engine.seed()],
+    let seeds = args
+        .seeds
+        .as_ref()
+        .map_or_else(|| vec![args.engine.seed()], |s| s.0.clone());
+    let base = Run {
+        seed: args.engine.seed(),
+        patience: args.engine.patience(),
+        restarts: args.engine.restarts(),
+        seconds: args.seconds,
     };
     let mut rows = Vec::new();
     let mut engine_name = String::new();
@@ -155,12 +175,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         let spec = args.engine.spec_from(start.scheme.rank(), !args.from.is_empty());
         let mut runs = Vec::new();
         for &seed in &seeds {
-            let run = Run {
-                seed,
-                patience: args.engine.patience(),
-                restarts: args.engine.restarts(),
-                seconds: args.seconds,
-            };
+            let run = Run { seed, ..base };
             let (name, mut row) = measure(&spec, &run, &start)?;
             engine_name = name;
             row["seed"] = json!(seed);
@@ -171,8 +186,13 @@ fn throughput(args: &Args) -> Result<ExitCode> {
                 row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
             }
             if !args.json {
+                let seed = if args.seeds.is_some() {
+                    format!(", seed {seed}")
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "{}, seed {seed}: {} vertices/s, rank {}",
+                    "{}{seed}: {} vertices/s, rank {}",
                     start.name,
                     si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
                     row["rank"]
@@ -181,7 +201,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
             runs.push(row);
         }
         rows.push(if args.seeds.is_some() {
-            medians(runs)
+            row_over_seeds(runs)
         } else {
             runs.remove(0)
         });
@@ -194,9 +214,9 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The figures that a row of several seeds' `runs` shows as their medians.
-const MEDIAN_FIELDS: [&str; 6] = [
-    "rank",
+/// The rates and times that a row over several seeds shows as their medians (the ratio to one
+/// CPU thread is the median of each seed's ratio).
+const MEDIAN_FIELDS: &[&str] = &[
     "vertices_per_s",
     "steps_per_s",
     "seconds",
@@ -204,41 +224,40 @@ const MEDIAN_FIELDS: [&str; 6] = [
     "cpu_threads_equivalent",
 ];
 
-/// One row for the `runs` of one start, one per seed: the medians of [`MEDIAN_FIELDS`], each
-/// seed's rank (`ranks`), the walkers audited in all, and the runs themselves.
-fn medians(runs: Vec<serde_json::Value>) -> serde_json::Value {
+/// The counts of one run, which a row over several seeds leaves to its `runs`.
+const RUN_COUNTS: &[&str] = &["vertices", "steps", "flips", "plus", "reductions", "generalized"];
+
+/// One row for the `runs` of one start, one run per seed: the medians of [`MEDIAN_FIELDS`], the
+/// median rank (the lower middle one of an even count: a rank some run reached) and each seed's
+/// rank beside it (`ranks`), the walkers audited and rejections over all runs, and the runs.
+fn row_over_seeds(runs: Vec<serde_json::Value>) -> serde_json::Value {
     let mut row = runs.first().cloned().unwrap_or_else(|| json!({}));
-    for field in MEDIAN_FIELDS {
+    for &field in MEDIAN_FIELDS {
         let mut values: Vec<f64> = runs.iter().filter_map(|r| r[field].as_f64()).collect();
-        match median(&mut values) {
-            // A whole rank stays a whole number.
-            Some(m) if m.fract() == 0.0 && m.abs() < 1e15 => row[field] = json!(m as i64),
-            Some(m) => row[field] = json!(m),
-            None => {}
+        values.sort_unstable_by(f64::total_cmp);
+        if let Some(m) = median_of_runs(&values, values.len()) {
+            row[field] = json!(m);
         }
     }
+    let mut ranks: Vec<u64> = runs.iter().filter_map(|r| r["rank"].as_u64()).collect();
+    ranks.sort_unstable();
+    if let Some(&lower_middle) = ranks.get(ranks.len().saturating_sub(1) / 2) {
+        row["rank"] = json!(lower_middle);
+    }
     let sum = |field: &str| runs.iter().filter_map(|r| r[field].as_u64()).sum::<u64>();
-    row["walkers_audited"] = json!(sum("walkers_audited"));
-    row["walkers_invalid"] = json!(sum("walkers_invalid"));
-    row["rejected"] = json!(sum("rejected"));
+    for field in ["walkers_audited", "walkers_invalid", "rejected"] {
+        row[field] = json!(sum(field));
+    }
     row["seeds"] = runs.iter().map(|r| r["seed"].clone()).collect();
     row["ranks"] = runs.iter().map(|r| r["rank"].clone()).collect();
     if let Some(fields) = row.as_object_mut() {
         fields.remove("seed");
+        for field in RUN_COUNTS {
+            fields.remove(*field);
+        }
     }
     row["runs"] = json!(runs);
     row
-}
-
-/// The median of `values` (the mean of the middle two of an even count), if there are any.
-fn median(values: &mut [f64]) -> Option<f64> {
-    values.sort_unstable_by(f64::total_cmp);
-    let n = values.len();
-    match n {
-        0 => None,
-        n if n % 2 == 1 => Some(values[n / 2]),
-        n => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
-    }
 }
 
 /// The engine of `spec` on one CPU thread (its default walkers per thread).
@@ -327,7 +346,7 @@ fn print_table(engine_name: &str, rows: &[serde_json::Value], cpu_thread: bool) 
     println!("engine: {engine_name}");
     if let Some(seeds) = rows.first().and_then(|r| r["seeds"].as_array()) {
         println!(
-            "medians over seeds {}; each seed's rank in brackets",
+            "medians over seeds {}; each seed's rank in parentheses; walkers audited in all runs",
             joined(seeds, ", ")
         );
     }
@@ -477,9 +496,10 @@ fn mean_of(times: &[f64]) -> Option<f64> {
     (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
 }
 
-/// The median wall time over all `runs`, from the `sorted` times of those that reached the rank:
-/// a run that did not counts as slower than any that did, so the median is None (above the
-/// timeout) when it falls among those.
+/// The median over all `runs` (the mean of the middle two of an even count), from the `sorted`
+/// values of those that have one. For times to a rank: a run that did not reach it counts as
+/// slower than any that did, so the median is None (above the timeout) when it falls among
+/// those. With a value for every run, the plain median.
 fn median_of_runs(sorted: &[f64], runs: usize) -> Option<f64> {
     let at = |i: usize| sorted.get(i).copied();
     match runs {
@@ -546,7 +566,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::{
-        engine_flags, lowest_rank_written, median, median_of_runs, medians, parse_seeds, reached_summary, Seeds,
+        engine_flags, lowest_rank_written, median_of_runs, parse_seeds, reached_summary, row_over_seeds, Seeds,
     };
     use crate::commands::engine_args::tests::engine;
     use serde_json::json;
@@ -594,9 +614,14 @@ mod tests {
         assert_eq!(parse_seeds("4-4"), Ok(Seeds(vec![4])));
         assert_eq!(parse_seeds("1,2,5"), Ok(Seeds(vec![1, 2, 5])));
         assert_eq!(parse_seeds("7"), Ok(Seeds(vec![7])));
-        for bad in ["3-1", "1-x", "", "1,,2", "-1", "1-100000"] {
+        assert_eq!(parse_seeds(" 2 , 4 "), Ok(Seeds(vec![2, 4])));
+        assert_eq!(parse_seeds("1-1000").map(|s| s.0.len()), Ok(1000));
+        for bad in ["3-1", "1-x", "", "1,,2", "-1", "1-", "-", "1-3,7", "1,1", "1-1001"] {
             assert!(parse_seeds(bad).is_err(), "{bad}");
         }
+        // Refused before a list is made: no allocation of the range.
+        let huge = parse_seeds("0-18446744073709551615").unwrap_err();
+        assert!(huge.contains("more than 1000"), "{huge}");
     }
 
     #[test]
@@ -604,21 +629,22 @@ mod tests {
         let run = |seed: u64, rank: u64, rate: f64| {
             json!({"start": "5x5x5", "seed": seed, "rank": rank, "vertices_per_s": rate,
                    "steps_per_s": 2.0 * rate, "seconds": 60.0, "walkers_audited": 10,
-                   "walkers_invalid": 0, "rejected": 0})
+                   "walkers_invalid": 0, "rejected": 0, "vertices": seed * 100})
         };
-        let row = medians(vec![run(1, 99, 3.0), run(2, 97, 1.0), run(3, 101, 2.0)]);
+        let row = row_over_seeds(vec![run(1, 99, 3.0), run(2, 97, 1.0), run(3, 101, 2.0)]);
         assert_eq!(row["rank"], json!(99));
-        assert_eq!(row["vertices_per_s"], json!(2));
-        assert_eq!(row["steps_per_s"], json!(4));
+        assert_eq!(row["vertices_per_s"], json!(2.0));
+        assert_eq!(row["steps_per_s"], json!(4.0));
         assert_eq!(row["ranks"], json!([99, 97, 101]));
         assert_eq!(row["seeds"], json!([1, 2, 3]));
         assert_eq!(row["walkers_audited"], json!(30));
         assert_eq!(row["runs"].as_array().map(Vec::len), Some(3));
         assert!(row.get("seed").is_none(), "{row}");
-        // An even count: the mean of the middle two.
-        let row = medians(vec![run(1, 99, 1.0), run(2, 96, 1.0)]);
-        assert_eq!(row["rank"], json!(97.5));
-        assert_eq!(median(&mut []), None);
+        assert!(row.get("vertices").is_none(), "a count of one seed's run: {row}");
+        // An even count: the mean of the middle two rates, the lower middle rank.
+        let row = row_over_seeds(vec![run(1, 99, 1.0), run(2, 96, 2.0)]);
+        assert_eq!(row["rank"], json!(96));
+        assert_eq!(row["vertices_per_s"], json!(1.5));
     }
 
     #[test]
