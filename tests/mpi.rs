@@ -179,8 +179,13 @@ fn a_job_whose_island_is_killed_ends_and_resumes_with_any_number_of_islands_losi
     let found = verified_best(&out);
     let (saved_0, steps_0) = checkpoint(&island_checkpoint(&out, 0));
     let (saved_1, steps_1) = checkpoint(&island_checkpoint(&out, 1));
+    // Both islands' checkpoints hold their progress. Not necessarily the job's best: a
+    // checkpoint may lag it by what one interval (0.3 s here) descends, and 4x4x4 on the CPU
+    // goes from 55 to 49 in less (the bound this asserted before, within 3 ranks of the best,
+    // failed in 1 of 6 runs and more often with an older style chooser). What was found is
+    // in the result files, which the resumes below must not lose.
     assert!(
-        found <= 55 && saved_0 <= found + 3 && saved_1 < 64,
+        found <= 55 && saved_0 < 64 && saved_1 < 64,
         "{found} {saved_0} {saved_1}"
     );
 
