@@ -625,6 +625,32 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
     assert_eq!(json["missed_lowest_ranks"], serde_json::json!([7, 7]), "{json}");
     assert!(json["median_s"].is_null() && json["mean_reached_s"].is_null(), "{json}");
     assert!(text(&missed).contains("lowest rank written: 7"), "{}", text(&missed));
+    // --seeds picks the runs' seeds instead of 1..=--runs; the two together are refused.
+    let base = [
+        "bench",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--json",
+        "--time-to-rank",
+        "2x2x2:7",
+    ];
+    let picked = flipgraph(&[&base[..], &["--seeds", "5,9", "--timeout", "20s"]].concat());
+    assert!(picked.status.success(), "{}", text(&picked));
+    let json: serde_json::Value = serde_json::from_slice(&picked.stdout).unwrap();
+    assert_eq!(
+        (json["runs"].as_u64(), json["reached"].as_u64()),
+        (Some(2), Some(2)),
+        "{json}"
+    );
+    assert!(
+        text(&picked).contains("run 5:") && text(&picked).contains("run 9:"),
+        "{}",
+        text(&picked)
+    );
+    let both = flipgraph(&[&base[..], &["--seeds", "1-2", "--runs", "2"]].concat());
+    assert_eq!(both.status.code(), Some(2), "{}", text(&both));
 }
 
 #[test]

@@ -46,12 +46,13 @@ pub struct Args {
     /// Measure each size (or start) once per seed, as 1-3 or 1,2,5, and report the medians of
     /// rank reached (the lower middle one of an even count) and of the rates, with each seed's
     /// rank beside them and every run in JSON (a row's `runs`). Default: once, with --seed.
-    #[arg(long, value_parser = parse_seeds, conflicts_with_all = ["seed", "time_to_rank"])]
+    /// With --time-to-rank: the seeds of its runs, instead of 1..=--runs.
+    #[arg(long, value_parser = parse_seeds, conflicts_with_all = ["seed", "runs"])]
     seeds: Option<Seeds>,
     /// Measure the wall time to a rank instead, as SHAPE:RANK (each run is a fresh process).
     #[arg(long, value_parser = parse_time_to_rank)]
     time_to_rank: Option<(Shape, usize)>,
-    /// Runs of --time-to-rank (seeds 1..=runs).
+    /// Runs of --time-to-rank (seeds 1..=runs; --seeds picks others).
     #[arg(long, default_value_t = 10)]
     runs: u64,
     /// Give up a --time-to-rank run after this long.
@@ -391,7 +392,12 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let mut times = Vec::new();
     // The lowest rank each run that missed the target wrote (None: it wrote nothing).
     let mut missed = Vec::new();
-    for seed in 1..=args.runs {
+    let seeds = args
+        .seeds
+        .as_ref()
+        .map_or_else(|| (1..=args.runs).collect(), |s| s.0.clone());
+    let runs = seeds.len();
+    for seed in seeds {
         let out: PathBuf = tmp.join(format!("run{seed}"));
         let _ = std::fs::remove_dir_all(&out);
         let mut cmd = Command::new(&exe);
@@ -441,11 +447,11 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&tmp);
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
-    let median = median_of_runs(&sorted, args.runs as usize);
+    let median = median_of_runs(&sorted, runs);
     let mean = mean_of(&sorted);
     let timeout = args.timeout.as_secs_f64();
     let result = json!({
-        "shape": shape.to_string(), "rank": rank, "runs": args.runs, "reached": sorted.len(), "failures": missed.len(),
+        "shape": shape.to_string(), "rank": rank, "runs": runs, "reached": sorted.len(), "failures": missed.len(),
         "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
         "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
         "missed_lowest_ranks": missed,
@@ -458,7 +464,7 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
         println!(
             "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; {}",
             sorted.len(),
-            args.runs,
+            runs,
             reached_summary(&sorted)
         );
     }
