@@ -582,33 +582,40 @@ fn bench_over_seeds_reports_the_medians_and_each_seeds_run() {
             Some(3 * runs[0]["walkers_audited"].as_u64().unwrap())
         );
         assert_eq!(row["walkers_invalid"], 0, "{row}");
+        let seeds: Vec<u64> = runs.iter().map(|r| r["seed"].as_u64().unwrap()).collect();
+        assert_eq!(seeds, [1, 2, 3], "each run names its seed: {row}");
     }
-    // The table names the seeds; --seed beside --seeds is refused.
+    // One seed: a row as before, naming its seed, without runs.
+    let one = flipgraph(&[&args[..], &["--seed", "4", "--json"]].concat());
+    assert!(one.status.success(), "{}", text(&one));
+    let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert_eq!(rows[0]["seed"], 4, "{rows}");
+    assert!(rows[0].get("runs").is_none(), "{rows}");
+    // The table names the seeds; --seed beside --seeds is refused, and so is a repeated seed.
     let table = flipgraph(&[&args[..], &["--seeds", "1,2"]].concat());
     assert!(table.status.success(), "{}", text(&table));
     assert!(text(&table).contains("medians over seeds 1, 2"), "{}", text(&table));
     let both = flipgraph(&[&args[..], &["--seeds", "1-2", "--seed", "3"]].concat());
     assert_eq!(both.status.code(), Some(2), "{}", text(&both));
+    assert!(text(&both).contains("cannot be used with '--seed"), "{}", text(&both));
+    let twice = flipgraph(&[&args[..], &["--seeds", "2,2"]].concat());
+    assert_eq!(twice.status.code(), Some(2), "{}", text(&twice));
+    assert!(text(&twice).contains("seed 2 is given twice"), "{}", text(&twice));
 }
 
 #[test]
 fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() {
-    let ttr = |target: &str, timeout: &str| {
-        flipgraph(&[
-            "bench",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--json",
-            "--time-to-rank",
-            target,
-            "--runs",
-            "2",
-            "--timeout",
-            timeout,
-        ])
-    };
+    let base = [
+        "bench",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--json",
+        "--time-to-rank",
+    ];
+    let ttr =
+        |target: &str, timeout: &str| flipgraph(&[&base[..], &[target, "--runs", "2", "--timeout", timeout]].concat());
     let reached = ttr("2x2x2:7", "20s");
     assert!(reached.status.success(), "{}", text(&reached));
     let json: serde_json::Value = serde_json::from_slice(&reached.stdout).unwrap();
@@ -626,17 +633,7 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
     assert!(json["median_s"].is_null() && json["mean_reached_s"].is_null(), "{json}");
     assert!(text(&missed).contains("lowest rank written: 7"), "{}", text(&missed));
     // --seeds picks the runs' seeds instead of 1..=--runs; the two together are refused.
-    let base = [
-        "bench",
-        "--backend",
-        "cpu",
-        "--threads",
-        "1",
-        "--json",
-        "--time-to-rank",
-        "2x2x2:7",
-    ];
-    let picked = flipgraph(&[&base[..], &["--seeds", "5,9", "--timeout", "20s"]].concat());
+    let picked = flipgraph(&[&base[..], &["2x2x2:7", "--seeds", "5,9", "--timeout", "20s"]].concat());
     assert!(picked.status.success(), "{}", text(&picked));
     let json: serde_json::Value = serde_json::from_slice(&picked.stdout).unwrap();
     assert_eq!(
@@ -649,7 +646,7 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
         "{}",
         text(&picked)
     );
-    let both = flipgraph(&[&base[..], &["--seeds", "1-2", "--runs", "2"]].concat());
+    let both = flipgraph(&[&base[..], &["2x2x2:7", "--seeds", "1-2", "--runs", "2"]].concat());
     assert_eq!(both.status.code(), Some(2), "{}", text(&both));
 }
 

@@ -42,8 +42,9 @@ pub struct EngineArgs {
     /// hold their plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart),
     /// which large shapes descend by. Each restart chooses its walk's style, more often the
     /// style whose walks found more new ranks (below the pool's best at their load) per step over
-    /// the last rounds (between 1/8 and 7/8 of the walks hold). The status line and the JSON progress show the median limit of the
-    /// escaping walkers and the share of walks that hold. With --cubes: fixed 16667.
+    /// the last rounds (between 1/8 and 7/8 of the walks hold). The status line and the JSON
+    /// progress show the median limit of the escaping walkers and the share of walks that hold.
+    /// With --cubes: fixed 16667.
     #[arg(long)]
     pub plateau: Option<u64>,
     /// How far above its start rank a walker may climb by plus moves (default 4; with --cubes
