@@ -40,25 +40,46 @@ fn main() {
     }
 }
 
-/// Caps the walk kernel's registers (`.maxnreg`) when FLIPGRAPH_MAXNREG is set: a tuning knob.
-/// More warps then fit on an SM, but the kernel spills; on an H200 a cap of 96 (64 bytes of
-/// spills) was faster on 3x3x3 to 5x5x5 and slower on 8x8x8 (BENCHMARKS.md). The kernel is
-/// meant to run without spills, so by default there is no cap.
+/// Register caps every build gives (`.maxnreg`), each kernel's reason measured: with 96
+/// registers 20 warps of `walk32_groups` fit on an SM instead of 16, and from the record starts
+/// it walks 10% faster at 5x5x5 r93 and 2% at 4x4x4 r47 (H100, BENCHMARKS.md), its 64 bytes of
+/// spills included. The other kernels lost with the same cap (`walk_groups` 8% at 8x8x8 r329,
+/// where shared memory holds it at 16 warps anyway; the sampling kernels on 4x4x4, 7x7x7 and
+/// 8x8x8 from naive), so they keep every register they need. `cargo xtask ptx-check` allows
+/// spills only in a kernel that carries a cap.
+const REGISTER_CAPS: [(&str, u32); 1] = [("walk32_groups", 96)];
+
+/// Caps walk kernels' registers: [`REGISTER_CAPS`], and FLIPGRAPH_MAXNREG to tune them, `N`
+/// for the `walk` kernel or `kernel=N,kernel=N` for any (0: no cap).
 fn limit_registers(ptx: String) -> String {
-    let maxnreg = env::var("FLIPGRAPH_MAXNREG")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-        .unwrap_or(0);
-    if maxnreg == 0 {
-        return ptx;
-    }
-    // The directive goes between the entry's parameter list and its body.
+    let spec = env::var("FLIPGRAPH_MAXNREG").unwrap_or_default();
+    let tuned: Vec<(&str, u32)> = spec
+        .split(',')
+        .filter_map(|cap| match cap.split_once('=') {
+            Some((kernel, n)) => Some((kernel.trim(), n.trim().parse::<u32>().ok()?)),
+            None => Some(("walk", cap.trim().parse::<u32>().ok()?)),
+        })
+        .collect();
+    let defaults = REGISTER_CAPS
+        .into_iter()
+        .filter(|(kernel, _)| tuned.iter().all(|(k, _)| k != kernel));
+    defaults
+        .chain(tuned.iter().copied())
+        .filter(|&(_, n)| n > 0)
+        .fold(ptx, |ptx, (kernel, n)| cap_kernel(ptx, kernel, n))
+}
+
+/// Puts `.maxnreg n` between `kernel`'s parameter list and its body.
+fn cap_kernel(ptx: String, kernel: &str, n: u32) -> String {
     match ptx
-        .find(".entry walk(")
+        .find(&format!(".entry {kernel}("))
         .and_then(|at| ptx[at..].find("\n{").map(|b| at + b))
     {
-        Some(body) => format!("{}\n.maxnreg {maxnreg}{}", &ptx[..body], &ptx[body..]),
-        None => ptx,
+        Some(body) => format!("{}\n.maxnreg {n}{}", &ptx[..body], &ptx[body..]),
+        None => {
+            println!("cargo:warning=register cap: no kernel '{kernel}' in the PTX");
+            ptx
+        }
     }
 }
 
