@@ -52,21 +52,23 @@ const REGISTER_CAPS: [(&str, u32); 1] = [("walk32_groups", 96)];
 /// Caps walk kernels' registers: [`REGISTER_CAPS`], and FLIPGRAPH_MAXNREG to tune them, `N`
 /// for the `walk` kernel or `kernel=N,kernel=N` for any (0: no cap).
 fn limit_registers(ptx: String) -> String {
+    let mut caps: Vec<(String, u32)> = REGISTER_CAPS.iter().map(|&(k, n)| (k.to_owned(), n)).collect();
     let spec = env::var("FLIPGRAPH_MAXNREG").unwrap_or_default();
-    let tuned: Vec<(&str, u32)> = spec
-        .split(',')
-        .filter_map(|cap| match cap.split_once('=') {
-            Some((kernel, n)) => Some((kernel.trim(), n.trim().parse::<u32>().ok()?)),
-            None => Some(("walk", cap.trim().parse::<u32>().ok()?)),
-        })
-        .collect();
-    let defaults = REGISTER_CAPS
-        .into_iter()
-        .filter(|(kernel, _)| tuned.iter().all(|(k, _)| k != kernel));
-    defaults
-        .chain(tuned.iter().copied())
+    for entry in spec.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (kernel, n) = entry.split_once('=').unwrap_or(("walk", entry));
+        let kernel = kernel.trim();
+        match n.trim().parse::<u32>() {
+            // A later cap of the same kernel replaces the earlier (or the default).
+            Ok(n) => {
+                caps.retain(|(k, _)| k != kernel);
+                caps.push((kernel.to_owned(), n));
+            }
+            Err(_) => println!("cargo:warning=FLIPGRAPH_MAXNREG: '{entry}' is not N or kernel=N; ignored"),
+        }
+    }
+    caps.into_iter()
         .filter(|&(_, n)| n > 0)
-        .fold(ptx, |ptx, (kernel, n)| cap_kernel(ptx, kernel, n))
+        .fold(ptx, |ptx, (kernel, n)| cap_kernel(ptx, &kernel, n))
 }
 
 /// Puts `.maxnreg n` between `kernel`'s parameter list and its body.

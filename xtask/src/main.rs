@@ -150,9 +150,11 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() {
         return Err("ptxas rejected the PTX".into());
     }
-    for (kernel, registers) in walk_registers(&log, &ptx)? {
+    for (kernel, registers, spilled) in walk_registers(&log, &ptx)? {
         match register_cap(&ptx, kernel) {
-            Some(cap) => println!("ptx: {kernel} uses {registers} registers, capped at {cap} (spills allowed)"),
+            Some(cap) => {
+                println!("ptx: {kernel} uses {registers} registers, capped at {cap}, {spilled} bytes of spills")
+            }
             None => println!("ptx: assembles for sm_90 with no spills; {kernel} uses {registers} registers"),
         }
     }
@@ -162,37 +164,46 @@ fn ptx_check() -> Result<()> {
 /// The walk kernels, whose occupancy ptx-check guards.
 const WALK_KERNELS: [&str; 6] = ["walk", "walk32", "walk_c3", "walk32_c3", "walk_groups", "walk32_groups"];
 
-/// From ptxas's verbose log and the PTX: each walk kernel's registers, or why the PTX fails
-/// the check (a spill outside a kernel that carries a register cap, a kernel missing, or one
-/// above its cap or, uncapped, above [`MAX_WALK_REGISTERS`]).
-fn walk_registers<'a>(log: &str, ptx: &str) -> Result<Vec<(&'a str, u32)>> {
-    // ptxas logs each entry with the functions it calls: a spill counts against that entry.
-    let spills: Vec<String> = log
-        .split("Compiling entry function '")
-        .enumerate()
-        .filter(|(i, section)| {
-            let kernel = section.split('\'').next().unwrap_or("");
-            *i == 0 || register_cap(ptx, kernel).is_none()
-        })
-        .flat_map(|(_, section)| {
-            section
-                .lines()
-                .filter(|l| l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads"))
-                .map(|l| format!("{}: {}", section.split('\'').next().unwrap_or(""), l.trim()))
-        })
-        .collect();
+/// Spill bytes (stores and loads) a kernel with a register cap may have, its calls included:
+/// `walk32_groups` at 96 registers has 164 (ptxas 12.9), which cost less than the warps gained.
+const MAX_CAPPED_SPILL_BYTES: u32 = 256;
+
+/// From ptxas's verbose log and the PTX: each walk kernel's registers and spill bytes, or why
+/// the PTX fails the check (a spill outside a kernel that carries a register cap, or more than
+/// [`MAX_CAPPED_SPILL_BYTES`] in one; a kernel missing; one above its cap or, uncapped, above
+/// [`MAX_WALK_REGISTERS`]).
+fn walk_registers(log: &str, ptx: &str) -> Result<Vec<(&'static str, u32, u32)>> {
+    let mut sections = log.split("Compiling entry function '");
+    let before_entries = sections.next().unwrap_or("");
+    let mut spills: Vec<String> = Vec::new();
+    if spill_bytes(before_entries) > 0 {
+        spills.push("outside any entry".into());
+    }
+    for (entry, spilled) in sections.map(entry_spills) {
+        let allowed = if register_cap(ptx, entry).is_some() {
+            MAX_CAPPED_SPILL_BYTES
+        } else {
+            0
+        };
+        if spilled > allowed {
+            spills.push(format!("{entry}: {spilled} bytes, {allowed} allowed"));
+        }
+    }
     if !spills.is_empty() {
-        return Err(format!("register spills in kernels without a register cap: {spills:?}"));
+        return Err(format!("register spills: {spills:?}"));
     }
     // The walks' occupancy: at most 128 registers keep 16 warps on an SM (a change that raised
     // it to 166 once cut the warps to 12 and the throughput with them).
     WALK_KERNELS
         .into_iter()
         .map(|kernel| {
-            let registers = log
+            let section = log
                 .split(&format!("entry function '{kernel}'"))
                 .nth(1)
-                .and_then(|rest| rest.split("Used ").nth(1))
+                .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
+            let registers = section
+                .split("Used ")
+                .nth(1)
                 .and_then(|rest| rest.split(' ').next())
                 .and_then(|n| n.parse::<u32>().ok())
                 .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
@@ -202,9 +213,27 @@ fn walk_registers<'a>(log: &str, ptx: &str) -> Result<Vec<(&'a str, u32)>> {
                     "the {kernel} kernel needs {registers} registers, above {budget} (fewer warps per SM)"
                 ));
             }
-            Ok((kernel, registers))
+            let (_, spilled) = entry_spills(section);
+            Ok((kernel, registers, spilled))
         })
         .collect()
+}
+
+/// One entry's name and spill bytes, from its part of the log (after "Compiling entry function
+/// '"): ptxas lists under each entry every function it calls, again for each caller (ptxas
+/// 12.9), so a spill there is that entry's.
+fn entry_spills(section: &str) -> (&str, u32) {
+    (section.split('\'').next().unwrap_or(""), spill_bytes(section))
+}
+
+/// The bytes of the `N bytes spill stores, M bytes spill loads` lines in `text`, stores and loads.
+fn spill_bytes(text: &str) -> u32 {
+    text.lines()
+        .filter(|l| l.contains("spill stores"))
+        .flat_map(|l| l.split(','))
+        .filter(|part| part.contains("spill"))
+        .filter_map(|part| part.split_whitespace().next()?.parse::<u32>().ok())
+        .sum()
 }
 
 /// The `.maxnreg` that crates/cli/build.rs gave `kernel` in the PTX, if any.
@@ -316,7 +345,7 @@ mod tests {
         let plain = ptx(&[]);
         let counts = walk_registers(&log(118, 0), &plain).unwrap();
         assert_eq!(counts.len(), WALK_KERNELS.len());
-        assert!(counts.iter().all(|&(_, r)| r == 118));
+        assert!(counts.iter().all(|&(_, r, spilled)| r == 118 && spilled == 0));
         assert!(walk_registers(&log(130, 0), &plain)
             .unwrap_err()
             .contains("130 registers"));
@@ -328,14 +357,17 @@ mod tests {
     }
 
     #[test]
-    fn a_kernel_with_a_register_cap_may_spill_but_not_pass_its_cap() {
+    fn a_kernel_with_a_register_cap_may_spill_a_little_but_not_pass_its_cap() {
         let capped = ptx(&["walk32_groups"]);
-        let groups_at = |used: u32| log_of(move |k| if k == "walk32_groups" { (used, 64) } else { (120, 0) });
-        let counts = walk_registers(&groups_at(96), &capped).unwrap();
-        assert!(counts.contains(&("walk32_groups", 96)));
-        let uncapped = walk_registers(&groups_at(96), &ptx(&[])).unwrap_err();
-        assert!(uncapped.contains("spills"), "{uncapped}");
-        assert!(walk_registers(&groups_at(100), &capped)
+        let groups_at =
+            |used: u32, spill: u32| log_of(move |k| if k == "walk32_groups" { (used, spill) } else { (120, 0) });
+        let counts = walk_registers(&groups_at(96, 64), &capped).unwrap();
+        assert!(counts.contains(&("walk32_groups", 96, 128)));
+        let uncapped = walk_registers(&groups_at(96, 64), &ptx(&[])).unwrap_err();
+        assert!(uncapped.contains("walk32_groups: 128 bytes, 0 allowed"), "{uncapped}");
+        let spilling = walk_registers(&groups_at(96, 200), &capped).unwrap_err();
+        assert!(spilling.contains("400 bytes, 256 allowed"), "{spilling}");
+        assert!(walk_registers(&groups_at(100, 64), &capped)
             .unwrap_err()
             .contains("above 96"));
     }
