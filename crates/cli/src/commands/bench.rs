@@ -168,6 +168,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         seed: args.engine.seed(),
         patience: args.engine.patience(),
         restarts: args.engine.restarts(),
+        pool_ranks: args.engine.pool_ranks(),
         seconds: args.seconds,
     };
     let mut rows = Vec::new();
@@ -277,6 +278,7 @@ struct Run {
     /// Steps without improvement after which a walker restarts from the pool.
     patience: Patience,
     restarts: Restarts,
+    pool_ranks: usize,
     seconds: Duration,
 }
 
@@ -294,6 +296,7 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let config = SearchConfig {
         time_limit: Some(run.seconds),
         restarts: run.restarts,
+        pool_ranks: run.pool_ranks,
         ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
     };
     let driver = Driver::new(
@@ -549,6 +552,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
         ("--patience", e.patience.map(|p| p.to_string())),
         ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
+        ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
         ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
         ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
         (

@@ -420,6 +420,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
         restarts: flags.restarts(),
+        pool_ranks: flags.pool_ranks(),
         cubes: flags.cubes.clone(),
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         sparsity: spec.sparsity,

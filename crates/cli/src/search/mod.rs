@@ -48,6 +48,8 @@ pub struct SearchConfig {
     pub patience: Patience,
     /// Schemes kept per rank in the pool.
     pub pool_per_rank: usize,
+    /// Ranks the pool keeps, from its best up ([`POOL_RANKS`] by default).
+    pub pool_ranks: usize,
     pub checkpoint_every: Duration,
     /// The rank a record must beat (the built-in table's, unless overridden).
     pub best_known: Option<usize>,
@@ -117,6 +119,14 @@ impl Patience {
 /// Schemes kept per rank in the pool by default.
 pub const POOL_PER_RANK: usize = 64;
 
+/// Ranks the pool keeps by default, from its best up: restarts from the four above the best
+/// keep lineages other than the best one's in play. With three (the best half the time, the
+/// next two a quarter each) a 4x5x5 search from naive went no lower than 77 in 17 runs, where
+/// five reached 76 in 2 of 6; 8x8x8 came to 449 and 455 in 60 s against 462, and 4x4x4 reached
+/// 47 within 10 s in 29 runs of 30 against 27 (H100). The CPU's 32 walkers did worse with five
+/// on 7x7x7 (BENCHMARKS.md); `--pool-ranks 3` gives the old pool.
+pub const POOL_RANKS: usize = 5;
+
 impl SearchConfig {
     /// A search of `shape` down to `target` with rounds of `steps_per_round` steps and walkers
     /// restarted after `patience` steps without improvement; the default pool, no time limit,
@@ -130,6 +140,7 @@ impl SearchConfig {
             steps_per_round,
             patience,
             pool_per_rank: POOL_PER_RANK,
+            pool_ranks: POOL_RANKS,
             checkpoint_every: Duration::from_secs(5),
             best_known: best_known_rank(shape),
             restarts: Restarts::Pool,
@@ -340,7 +351,7 @@ impl<'a> Driver<'a> {
         progress: Progress,
         process_start: Instant,
     ) -> Result<Driver<'a>> {
-        let mut pool = Pool::new(config.pool_per_rank, 3);
+        let mut pool = Pool::new(config.pool_per_rank, config.pool_ranks);
         let starts = start
             .pool
             .into_iter()

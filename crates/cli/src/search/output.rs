@@ -19,8 +19,8 @@ use crate::atomic_file::{injected_disk_full, is_temp_file, replace_own_file, wri
 
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const EVENTS: &str = "events.jsonl";
-/// The largest checkpoint read: 192 schemes (three ranks of the pool) of 8x8x8 at rank 512 take
-/// about 6 MiB.
+/// The largest checkpoint read: 320 schemes (five ranks of 64 in the pool) of 8x8x8 at rank 512
+/// take about 10 MiB.
 const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
 
 /// Where a search writes.

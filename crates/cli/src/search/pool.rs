@@ -112,21 +112,22 @@ impl Pool {
         true
     }
 
-    /// A random scheme: of the lowest rank with probability 1/2, else of the next rank held
-    /// (1/4) or the one after (1/4), where the pool has them; among the schemes that offer a
-    /// flip, from the next level up (or down) that has one when the drawn level holds only
-    /// sinks. A sink is drawn only when the pool holds nothing else (a start such as KM's
-    /// 4x4x4 rank 47, which offers no flip).
+    /// A random scheme: of the lowest rank with probability 1/2, else of one of the next ranks,
+    /// evenly (1/8 each of the next four of five, [`super::POOL_RANKS`]); a rank the pool does not hold (yet) gives
+    /// its share to the lowest. Among the schemes that offer a flip, from the next level up (or
+    /// down) that has one when the drawn level holds only sinks. A sink is drawn only when the pool holds nothing else (a start
+    /// such as KM's 4x4x4 rank 47, which offers no flip).
     ///
     /// Why: 4x4x4 descends from naive to a level of 49s that offer no flip (Strassen's square
     /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
     /// runs came from walks restarted at ranks 51 to 54; none from the half of the restarts
     /// that went to the sinks (BENCHMARKS.md).
     pub fn pick(&self, rng: &mut WyRand) -> &Verified {
-        let drawn = match rng.below(4) {
-            0 | 1 => 0,
-            2 => 1,
-            _ => 2,
+        let above = self.levels - 1;
+        let drawn = match rng.below(2 * above.max(1)) {
+            _ if above == 0 => 0,
+            d if d < above => 0,
+            d => d - above + 1,
         };
         let levels: Vec<&Level> = self.by_rank.values().collect();
         assert!(!levels.is_empty(), "the pool is never empty during a search");
@@ -152,6 +153,7 @@ impl Pool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::POOL_RANKS as LEVELS;
     use super::*;
     use flipgraph_core::Shape;
 
@@ -206,6 +208,43 @@ mod tests {
         for _ in 0..100 {
             assert_eq!(pool.pick(&mut rng), &naive, "the sink of rank 7 is passed over");
         }
+    }
+
+    #[test]
+    fn restarts_take_the_best_rank_half_the_time_and_the_ranks_above_evenly() {
+        let mut pool = Pool::new(4, LEVELS);
+        for split in (0..=LEVELS).rev() {
+            assert!(pool.insert(scheme(split, 0)));
+        }
+        assert_eq!(pool.len(), LEVELS, "the sixth rank dropped");
+        let mut rng = WyRand::new(7);
+        let draws = 16_000;
+        let mut by_rank = BTreeMap::new();
+        for _ in 0..draws {
+            *by_rank.entry(pool.pick(&mut rng).rank()).or_insert(0usize) += 1;
+        }
+        let share = |rank: usize| by_rank.get(&rank).copied().unwrap_or(0) as f64 / draws as f64;
+        assert!((share(27) - 0.5).abs() < 0.02, "best rank: {}", share(27));
+        for rank in 28..27 + LEVELS {
+            let expected = 0.5 / (LEVELS - 1) as f64;
+            assert!((share(rank) - expected).abs() < 0.02, "rank {rank}: {}", share(rank));
+        }
+    }
+
+    #[test]
+    fn a_rank_the_pool_does_not_hold_gives_its_restarts_to_the_best() {
+        let shares = |pool: &Pool| {
+            let mut rng = WyRand::new(9);
+            let best = (0..8000).filter(|_| pool.pick(&mut rng).rank() == 27).count();
+            best as f64 / 8000.0
+        };
+        let mut two = Pool::new(4, LEVELS);
+        assert!(two.insert(scheme(1, 0)) && two.insert(scheme(0, 0)));
+        let best = shares(&two);
+        assert!((best - 7.0 / 8.0).abs() < 0.02, "two ranks held: {best}");
+        let mut one_level = Pool::new(4, 1);
+        assert!(one_level.insert(scheme(0, 0)));
+        assert_eq!(shares(&one_level), 1.0);
     }
 
     #[test]
