@@ -153,8 +153,8 @@ impl Pool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::POOL_RANKS as LEVELS;
     use super::*;
+    use crate::search::POOL_RANKS as LEVELS;
     use flipgraph_core::Shape;
 
     /// Valid 3x3x3 schemes: the naive one with its last `split` terms each split in two
