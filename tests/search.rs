@@ -274,6 +274,37 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
     assert!(text(&wrong).contains("does not match"), "{}", text(&wrong));
 }
 
+/// The ranks of a checkpoint's schemes.
+fn checkpoint_ranks(dir: &Path) -> std::collections::BTreeSet<usize> {
+    let cp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
+    cp["pool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_array().unwrap().len())
+        .collect()
+}
+
+#[test]
+fn the_pool_keeps_as_many_ranks_as_pool_ranks_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let ranks_kept = |pool_ranks: &str| {
+        let out = dir.path().join(pool_ranks);
+        let done = search_4x4x4(&["--threads", "1", "--seed", "2", "--target-rank", "52"])
+            .args(["--pool-ranks", pool_ranks, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{}", text(&done));
+        checkpoint_ranks(&out)
+    };
+    let two = ranks_kept("2");
+    assert!(!two.is_empty() && two.len() <= 2, "{two:?}");
+    let five = ranks_kept("5");
+    assert!(five.len() > 2 && five.len() <= 5, "{five:?}");
+}
+
 #[test]
 fn the_same_seed_gives_the_same_run() {
     let dir = tempfile::tempdir().unwrap();
