@@ -150,12 +150,16 @@ fn ptx_check() -> Result<()> {
     if !out.status.success() {
         return Err("ptxas rejected the PTX".into());
     }
-    for (kernel, registers, spilled) in walk_registers(&log, &ptx)? {
-        match register_cap(&ptx, kernel) {
-            Some(cap) => {
-                println!("ptx: {kernel} uses {registers} registers, capped at {cap}, {spilled} bytes of spills")
-            }
-            None => println!("ptx: assembles for sm_90 with no spills; {kernel} uses {registers} registers"),
+    for kernel in walk_registers(&log, &ptx)? {
+        let WalkKernel {
+            name,
+            registers,
+            spilled,
+            ..
+        } = kernel;
+        match kernel.cap {
+            Some(cap) => println!("ptx: {name} uses {registers} registers, capped at {cap}, {spilled} bytes of spills"),
+            None => println!("ptx: assembles for sm_90 with no spills; {name} uses {registers} registers"),
         }
     }
     Ok(())
@@ -168,18 +172,35 @@ const WALK_KERNELS: [&str; 6] = ["walk", "walk32", "walk_c3", "walk32_c3", "walk
 /// `walk32_groups` at 96 registers has 164 (ptxas 12.9), which cost less than the warps gained.
 const MAX_CAPPED_SPILL_BYTES: u32 = 256;
 
-/// From ptxas's verbose log and the PTX: each walk kernel's registers and spill bytes, or why
-/// the PTX fails the check (a spill outside a kernel that carries a register cap, or more than
+/// What ptx-check found for one walk kernel.
+#[derive(Debug, PartialEq)]
+struct WalkKernel {
+    name: &'static str,
+    registers: u32,
+    /// The `.maxnreg` the build gave it, if any.
+    cap: Option<u32>,
+    /// Spill bytes (stores and loads), its calls included.
+    spilled: u32,
+}
+
+/// From ptxas's verbose log and the PTX: each walk kernel's registers and spills, or why the
+/// PTX fails the check (a spill outside a kernel that carries a register cap, or more than
 /// [`MAX_CAPPED_SPILL_BYTES`] in one; a kernel missing; one above its cap or, uncapped, above
 /// [`MAX_WALK_REGISTERS`]).
-fn walk_registers(log: &str, ptx: &str) -> Result<Vec<(&'static str, u32, u32)>> {
+fn walk_registers(log: &str, ptx: &str) -> Result<Vec<WalkKernel>> {
     let mut sections = log.split("Compiling entry function '");
     let before_entries = sections.next().unwrap_or("");
+    // Each entry's part of the log, up to the next entry: ptxas lists under each entry every
+    // function it calls, again for each caller (ptxas 12.9), so a spill there is that entry's.
+    let entries: Vec<(&str, &str)> = sections
+        .map(|section| (section.split('\'').next().unwrap_or(""), section))
+        .collect();
     let mut spills: Vec<String> = Vec::new();
     if spill_bytes(before_entries) > 0 {
         spills.push("outside any entry".into());
     }
-    for (entry, spilled) in sections.map(entry_spills) {
+    for &(entry, section) in &entries {
+        let spilled = spill_bytes(section);
         let allowed = if register_cap(ptx, entry).is_some() {
             MAX_CAPPED_SPILL_BYTES
         } else {
@@ -196,34 +217,33 @@ fn walk_registers(log: &str, ptx: &str) -> Result<Vec<(&'static str, u32, u32)>>
     // it to 166 once cut the warps to 12 and the throughput with them).
     WALK_KERNELS
         .into_iter()
-        .map(|kernel| {
-            let section = log
-                .split(&format!("entry function '{kernel}'"))
-                .nth(1)
-                .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
+        .map(|name| {
+            let no_count = || format!("ptxas reported no register count for '{name}'");
+            let section = entries
+                .iter()
+                .find_map(|&(entry, section)| (entry == name).then_some(section))
+                .ok_or_else(no_count)?;
             let registers = section
                 .split("Used ")
                 .nth(1)
                 .and_then(|rest| rest.split(' ').next())
                 .and_then(|n| n.parse::<u32>().ok())
-                .ok_or(format!("ptxas reported no register count for '{kernel}'"))?;
-            let budget = register_cap(ptx, kernel).unwrap_or(MAX_WALK_REGISTERS);
+                .ok_or_else(no_count)?;
+            let cap = register_cap(ptx, name);
+            let budget = cap.unwrap_or(MAX_WALK_REGISTERS);
             if registers > budget {
                 return Err(format!(
-                    "the {kernel} kernel needs {registers} registers, above {budget} (fewer warps per SM)"
+                    "the {name} kernel needs {registers} registers, above {budget} (fewer warps per SM)"
                 ));
             }
-            let (_, spilled) = entry_spills(section);
-            Ok((kernel, registers, spilled))
+            Ok(WalkKernel {
+                name,
+                registers,
+                cap,
+                spilled: spill_bytes(section),
+            })
         })
         .collect()
-}
-
-/// One entry's name and spill bytes, from its part of the log (after "Compiling entry function
-/// '"): ptxas lists under each entry every function it calls, again for each caller (ptxas
-/// 12.9), so a spill there is that entry's.
-fn entry_spills(section: &str) -> (&str, u32) {
-    (section.split('\'').next().unwrap_or(""), spill_bytes(section))
 }
 
 /// The bytes of the `N bytes spill stores, M bytes spill loads` lines in `text`, stores and loads.
@@ -266,7 +286,7 @@ fn find_ptxas() -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::{results_dir, walk_registers, SearchArgs, WALK_KERNELS};
+    use super::{results_dir, walk_registers, SearchArgs, WalkKernel, WALK_KERNELS};
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|a| a.to_string()).collect()
@@ -345,7 +365,9 @@ mod tests {
         let plain = ptx(&[]);
         let counts = walk_registers(&log(118, 0), &plain).unwrap();
         assert_eq!(counts.len(), WALK_KERNELS.len());
-        assert!(counts.iter().all(|&(_, r, spilled)| r == 118 && spilled == 0));
+        assert!(counts
+            .iter()
+            .all(|k| k.registers == 118 && k.spilled == 0 && k.cap.is_none()));
         assert!(walk_registers(&log(130, 0), &plain)
             .unwrap_err()
             .contains("130 registers"));
@@ -362,7 +384,13 @@ mod tests {
         let groups_at =
             |used: u32, spill: u32| log_of(move |k| if k == "walk32_groups" { (used, spill) } else { (120, 0) });
         let counts = walk_registers(&groups_at(96, 64), &capped).unwrap();
-        assert!(counts.contains(&("walk32_groups", 96, 128)));
+        let groups = WalkKernel {
+            name: "walk32_groups",
+            registers: 96,
+            cap: Some(96),
+            spilled: 128,
+        };
+        assert!(counts.contains(&groups), "{counts:?}");
         let uncapped = walk_registers(&groups_at(96, 64), &ptx(&[])).unwrap_err();
         assert!(uncapped.contains("walk32_groups: 128 bytes, 0 allowed"), "{uncapped}");
         let spilling = walk_registers(&groups_at(96, 200), &capped).unwrap_err();
@@ -370,5 +398,18 @@ mod tests {
         assert!(walk_registers(&groups_at(100, 64), &capped)
             .unwrap_err()
             .contains("above 96"));
+    }
+
+    #[test]
+    fn each_capped_kernel_reports_its_own_spills() {
+        let capped = ptx(&["walk_groups", "walk32_groups"]);
+        let spilling = log_of(|k| if k.ends_with("_groups") { (96, 32) } else { (120, 0) });
+        let kernels = walk_registers(&spilling, &capped).unwrap();
+        let groups: Vec<u32> = kernels
+            .iter()
+            .filter(|k| k.name.ends_with("_groups"))
+            .map(|k| k.spilled)
+            .collect();
+        assert_eq!(groups, [64, 64], "not the spills of the entries logged after it");
     }
 }
