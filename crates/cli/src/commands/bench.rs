@@ -177,29 +177,8 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         let spec = args.engine.spec_from(start.scheme.rank(), !args.from.is_empty());
         let mut runs = Vec::new();
         for &seed in &seeds {
-            let run = Run { seed, ..base };
-            let (name, mut row) = measure(&spec, &run, &start)?;
+            let (name, row) = measure_seed(args, &spec, &Run { seed, ..base }, &start)?;
             engine_name = name;
-            row["seed"] = json!(seed);
-            if args.cpu_thread {
-                let (_, cpu) = measure(&one_cpu_thread(&spec), &run, &start)?;
-                let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
-                row["cpu_thread_vertices_per_s"] = json!(per_thread);
-                row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
-            }
-            if !args.json {
-                let seed = if args.seeds.is_some() {
-                    format!(", seed {seed}")
-                } else {
-                    String::new()
-                };
-                eprintln!(
-                    "{}{seed}: {} vertices/s, rank {}",
-                    start.name,
-                    si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
-                    row["rank"]
-                );
-            }
             runs.push(row);
         }
         rows.push(if args.seeds.is_some() {
@@ -214,6 +193,33 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         print_table(&engine_name, &rows, args.cpu_thread);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One run of `start` with `run`'s seed: its row, with the seed and, when asked, the rate of one
+/// CPU thread beside it; reported on stderr unless the output is JSON.
+fn measure_seed(args: &Args, spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde_json::Value)> {
+    let (name, mut row) = measure(spec, run, start)?;
+    row["seed"] = json!(run.seed);
+    if args.cpu_thread {
+        let (_, cpu) = measure(&one_cpu_thread(spec), run, start)?;
+        let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
+        row["cpu_thread_vertices_per_s"] = json!(per_thread);
+        row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
+    }
+    if !args.json {
+        let seed = if args.seeds.is_some() {
+            format!(", seed {}", run.seed)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "{}{seed}: {} vertices/s, rank {}",
+            start.name,
+            si(row["vertices_per_s"].as_f64().unwrap_or(0.0)),
+            row["rank"]
+        );
+    }
+    Ok((name, row))
 }
 
 /// The rates and times that a row over several seeds shows as their medians (the ratio to one
