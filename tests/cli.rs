@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{bin, flipgraph, text};
+use common::{bin, flipgraph, json_of, text};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -526,8 +526,7 @@ fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
         laderman.to_str().unwrap(),
         strassen.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json_of(&out);
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2);
     assert_eq!(
@@ -566,8 +565,7 @@ fn bench_over_seeds_reports_the_medians_and_each_seeds_run() {
         "0.3",
     ];
     let out = flipgraph(&[&args[..], &["--seeds", "1-3", "--json"]].concat());
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json_of(&out);
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2, "one row per size");
     for row in rows {
@@ -587,8 +585,7 @@ fn bench_over_seeds_reports_the_medians_and_each_seeds_run() {
     }
     // One seed: a row as before, naming its seed, without runs.
     let one = flipgraph(&[&args[..], &["--seed", "4", "--json"]].concat());
-    assert!(one.status.success(), "{}", text(&one));
-    let rows: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let rows = json_of(&one);
     assert_eq!(rows[0]["seed"], 4, "{rows}");
     assert!(rows[0].get("runs").is_none(), "{rows}");
     // The table names the seeds; --seed beside --seeds is refused, and so is a repeated seed.
@@ -617,8 +614,7 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
     let ttr =
         |target: &str, timeout: &str| flipgraph(&[&base[..], &[target, "--runs", "2", "--timeout", timeout]].concat());
     let reached = ttr("2x2x2:7", "20s");
-    assert!(reached.status.success(), "{}", text(&reached));
-    let json: serde_json::Value = serde_json::from_slice(&reached.stdout).unwrap();
+    let json = json_of(&reached);
     assert_eq!(
         (json["reached"].as_u64(), json["failures"].as_u64()),
         (Some(2), Some(0)),
@@ -634,8 +630,7 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
     assert!(text(&missed).contains("lowest rank written: 7"), "{}", text(&missed));
     // --seeds picks the runs' seeds instead of 1..=--runs; the two together are refused.
     let picked = flipgraph(&[&base[..], &["2x2x2:7", "--seeds", "5,9", "--timeout", "20s"]].concat());
-    assert!(picked.status.success(), "{}", text(&picked));
-    let json: serde_json::Value = serde_json::from_slice(&picked.stdout).unwrap();
+    let json = json_of(&picked);
     assert_eq!(
         (json["runs"].as_u64(), json["reached"].as_u64()),
         (Some(2), Some(2)),

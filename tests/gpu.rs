@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bin, flipgraph, text};
+use common::{bin, flipgraph, json_of, text};
 
 /// The rows of a 2-second `bench --backend gpu --json` with `args` (what to measure and how),
 /// with `CUDA_VISIBLE_DEVICES` set when given.
@@ -16,8 +16,7 @@ fn bench_rows(args: &[&str], visible: Option<&str>) -> Vec<serde_json::Value> {
         cmd.env("CUDA_VISIBLE_DEVICES", v);
     }
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", text(&out));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json_of(&out);
     rows.as_array().unwrap().clone()
 }
 
