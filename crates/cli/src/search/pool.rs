@@ -113,10 +113,11 @@ impl Pool {
     }
 
     /// A random scheme: of the lowest rank with probability 1/2, else of one of the next ranks,
-    /// evenly (1/8 each of the next four of five, [`super::POOL_RANKS`]); a rank the pool does not hold (yet) gives
-    /// its share to the lowest. Among the schemes that offer a flip, from the next level up (or
-    /// down) that has one when the drawn level holds only sinks. A sink is drawn only when the pool holds nothing else (a start
-    /// such as KM's 4x4x4 rank 47, which offers no flip).
+    /// evenly (1/8 each of the next four of five, [`super::POOL_RANKS`]); a rank the pool does
+    /// not hold (yet) gives its share to the lowest. Among the schemes that offer a flip, from
+    /// the next level up (or down) that has one when the drawn level holds only sinks. A sink
+    /// is drawn only when the pool holds nothing else (a start such as KM's 4x4x4 rank 47, which
+    /// offers no flip).
     ///
     /// Why: 4x4x4 descends from naive to a level of 49s that offer no flip (Strassen's square
     /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
