@@ -123,7 +123,8 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
 ///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
 ///   plus move ends the burst; one that ran out of flips leaves its groups, and the next
-///   burst's start takes them again when it draws the same position; a walker none of whose positions has a pair (a *sink*) takes
+///   burst's start takes them again when it comes to that position before a pass or a
+///   reduction; a walker none of whose positions has a pair (a *sink*) takes
 ///   its plus move at once, and the burst after a plus move starts at its position. While a
 ///   small *cover* of the groups is known (slots of which every group holds one: in
 ///   `walk32_groups` the slots changed since the last sink, in `walk_groups` one per position,

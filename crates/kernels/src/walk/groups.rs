@@ -9,9 +9,10 @@
 //! first slot become each other's mates. A flip at a position keeps the factors at that position,
 //! so the mates stay pairs for the whole burst, however the flips change the other factors;
 //! only a reduction or a plus move ends it early. For the same reason a burst that ran out of
-//! flips leaves its groups standing: when the next burst's start draws the same position, it
-//! flips among them again without a look (near a record, where a burst lasts about two
-//! flips, the looks took about 40% of a walk's instructions, measured with ncu).
+//! flips leaves its groups standing: when the next burst's start comes to that position (first,
+//! or after looks at the others that found nothing, which a search does without touching the
+//! mates), it flips among them again without a look. Near a record, where a burst lasts about
+//! two flips, the looks took about 40% of a walk's instructions (measured with ncu).
 //!
 //! Reductions: a flip of two mates that share a second factor zeroes one (a merge), as in the
 //! sampling kernels; the pass that starts a burst also merges each slot with its mate when
@@ -284,20 +285,15 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         } else {
             self.rng.below(3)
         };
-        // Back where the last burst ran out of flips: its flips kept the factors there and
-        // nothing else changed, so its groups stand, and a look would find them again.
-        if resume & HELD != 0 && (resume & 3) as usize == first {
-            let grouped = warp::sum(self.pairing.burst.mated.count_ones());
-            if grouped != 0 {
-                self.pairing.burst.left = grouped.min(MAX_BURST);
-                return;
-            }
-        }
+        // Where the last burst ran out of flips, its groups stand (its flips kept the factors
+        // there), and they are taken again without a look, until a pass or a reduction.
+        // Their slots stay in `mated` while looks elsewhere find nothing.
+        let mut held = if resume & HELD != 0 { Some((resume & 3) as usize) } else { None };
         self.pairing.burst.left = 0;
-        self.pairing.burst.mated = 0;
         // At the sink found last, unchanged (its plus move was refused): nothing to find. The
         // self-test's walks look again, to check that.
         if self.pairing.cover.at_unchanged_sink() && self.p.flags & FLAG_LOG == 0 {
+            self.pairing.burst.mated = 0;
             return;
         }
         self.pairing.cover.looking(self.k);
@@ -307,22 +303,43 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         while clean < 3 {
             let pos = Position::from_index(at % 3);
             at += 1;
+            if held == Some(pos.index()) {
+                let grouped = warp::sum(self.pairing.burst.mated.count_ones());
+                if grouped != 0 {
+                    self.burst_at(pos, grouped);
+                    return;
+                }
+            }
             let mut found = self.groups_at(pos);
+            if found.passed {
+                // A pass rewrites every mate.
+                held = None;
+            }
             if found.grouped != 0 && self.reduce_found(pos, found, work) {
+                held = None;
                 clean = 0;
                 found = self.groups_at(pos);
             }
             if found.grouped != 0 {
-                self.pairing.burst.pos = pos.index() as u32;
-                self.pairing.burst.left = found.grouped.min(MAX_BURST);
-                self.pairing.burst.resume = HELD | pos.index() as u32;
+                self.burst_at(pos, found.grouped);
                 let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
                 self.pairing.cover.bursting(memory, pos, self.lane, mated);
                 return;
             }
             clean += 1;
         }
+        self.pairing.burst.mated = 0;
         self.pairing.cover.sink();
+    }
+
+    /// Sets up a burst at `pos` among `grouped` slots with a mate there (this lane's rows of
+    /// them in `mated`), whose groups the mates hold.
+    #[inline(always)]
+    fn burst_at(&mut self, pos: Position, grouped: u32) {
+        let burst = &mut self.pairing.burst;
+        burst.pos = pos.index() as u32;
+        burst.left = grouped.min(MAX_BURST);
+        burst.resume = HELD | pos.index() as u32;
     }
 
     /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
@@ -342,7 +359,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
                     // SAFETY: aborts the launch; the host reports the fault.
                     unsafe { core::arch::asm!("trap;") };
                 }
-                found
+                Found { passed: true, ..found }
             }
         };
         self.pairing.cover.found(memory, pos, lane, found.cover);
@@ -405,7 +422,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             mated |= members;
         }
         warp::sync();
-        self.groups_found(mated, merges, big, cover)
+        self.groups_found(false, mated, merges, big, cover)
     }
 
     /// Finds the groups of equal factors at `pos`: sets every grouped slot's mate and this
@@ -482,16 +499,21 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
                 cover |= ((word & FIRST == 0) as u32) << j;
             }
         }
-        self.groups_found(mated, merges, big, cover)
+        self.groups_found(true, mated, merges, big, cover)
     }
 
     /// What a pass or a search found, from this lane's rows: it keeps the `mated` ones for the
     /// burst.
     #[inline(always)]
-    fn groups_found(&mut self, mated: u32, merges: u32, big: u32, cover: u32) -> Found {
-        self.pairing.burst.mated = mated;
+    fn groups_found(&mut self, passed: bool, mated: u32, merges: u32, big: u32, cover: u32) -> Found {
+        let grouped = warp::sum(mated.count_ones());
+        // A search that finds nothing leaves the rows of groups held elsewhere.
+        if passed || grouped != 0 {
+            self.pairing.burst.mated = mated;
+        }
         Found {
-            grouped: warp::sum(mated.count_ones()),
+            grouped,
+            passed,
             merges,
             big,
             cover,
@@ -539,6 +561,9 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
 #[derive(Clone, Copy)]
 struct Found {
     grouped: u32,
+    /// Whether a pass found them, which rewrote every slot's mate (a search writes only the
+    /// mates of the groups it finds).
+    passed: bool,
     merges: u32,
     big: u32,
     cover: u32,
