@@ -393,8 +393,9 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
                 continue;
             }
             let mut members = 0u32;
-            for j in 0..self.k {
-                members |= ((self.factor(pos.index(), j * 32 + lane) == key) as u32) << j;
+            // 32-bit rows: the loop's counter and compares in one instruction each.
+            for j in 0..self.k as u32 {
+                members |= ((self.factor(pos.index(), (j * 32 + self.lane) as usize) == key) as u32) << j;
             }
             let others = members & !(((self.lane == holder) as u32) << row);
             let count = warp::sum(members.count_ones());
@@ -437,8 +438,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             self.pairing.memory.set_entry(at, 0);
             at += 32;
         }
-        for j in 0..self.k {
-            self.pairing.memory.set_mate(j * 32 + lane, NO_MATE as usize);
+        for j in 0..self.k as u32 {
+            self.pairing.memory.set_mate((j * 32 + self.lane) as usize, NO_MATE as usize);
         }
         warp::sync();
         let first_row = self.rng.below(self.k);
@@ -490,8 +491,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         // One read of each mate word gives the burst's rows, the reductions' flags and the
         // cover: every grouped slot but each group's first.
         let (mut mated, mut merges, mut big, mut cover) = (0u32, 0u32, 0u32, 0u32);
-        for j in 0..self.k {
-            let word = self.pairing.memory.mate_word(j * 32 + lane);
+        for j in 0..self.k as u32 {
+            let word = self.pairing.memory.mate_word((j * 32 + self.lane) as usize);
             if word != NO_MATE as usize {
                 mated |= 1 << j;
                 merges |= ((word & MERGE != 0) as u32) << j;
