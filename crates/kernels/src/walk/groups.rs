@@ -34,7 +34,7 @@ use flipgraph_core::{moves, Position};
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
 use super::{fold32, Warp, Work};
 use crate::shared::{FactorStore, Shared16};
-use crate::warp::{self, ballot, nth_set_bit, shuffle};
+use crate::warp::{self, ballot, lanes_below, shuffle};
 
 /// What a warp keeps to find its flip partners, by the way it finds them (core's `Partners`):
 /// a type, so that a sampling kernel carries no group state at all.
@@ -203,6 +203,12 @@ impl GroupMemory {
         unsafe { self.table.write(at as usize, value as u64) }
     }
 
+    /// The `at`-th slot that the burst's list holds ([`Warp::list_mated`]).
+    #[inline(always)]
+    fn listed(self, at: u32) -> usize {
+        self.entry(at)
+    }
+
     /// The mate word of `slot` (< cap): a slot, perhaps flagged ([`FLAGS`]), or [`NO_MATE`].
     #[inline(always)]
     fn mate_word(self, slot: usize) -> usize {
@@ -237,8 +243,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             return;
         }
         self.pairing.burst.left = self.pairing.burst.left.saturating_sub(1);
-        let holders = ballot(self.pairing.burst.mated != 0);
-        if holders == 0 {
+        let grouped = warp::sum(self.pairing.burst.mated.count_ones());
+        if grouped == 0 {
             self.pairing.burst.left = 0;
             self.pairing.burst.drop_held();
             self.st.since_reduction += 1;
@@ -246,18 +252,15 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         }
         let r = self.rng.bits();
         let (low, high) = (r as u32, (r >> 32) as u32);
-        let holder = nth_set_bit(holders, draw(low, holders.count_ones()));
-        let mated = self.pairing.burst.mated;
-        let row = nth_set_bit(mated | (mated == 0) as u32, draw(high, mated.count_ones()));
-        let t = shuffle(row * 32 + self.lane, holder) as usize;
+        let t = self.pairing.memory.listed(draw(low, grouped));
         let u = self.pairing.memory.mate_word(t) & !FLAGS;
         let pos = Position::from_index(self.pairing.burst.pos as usize);
         let key = self.factor(pos.index(), t);
         if u >= self.p.cap || key == 0 || key != self.factor(pos.index(), u) {
-            // Changed by a reduction since the burst began: no longer a pair.
-            if self.lane == holder {
-                self.pairing.burst.mated &= !(1 << row);
-            }
+            // Changed by a reduction since the burst began; a reduction ends a burst, so this
+            // only guards the walk.
+            self.pairing.burst.left = 0;
+            self.pairing.burst.drop_held();
             self.st.since_reduction += 1;
             return;
         }
@@ -322,6 +325,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             }
             if found.grouped != 0 {
                 self.burst_at(pos, found.grouped);
+                self.list_mated();
                 let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
                 self.pairing.cover.bursting(memory, pos, self.lane, mated);
                 return;
@@ -340,6 +344,23 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         burst.pos = pos.index() as u32;
         burst.left = grouped.min(MAX_BURST);
         burst.resume = HELD | pos.index() as u32;
+    }
+
+    /// Lists the slots of this lane's `mated` rows, of all lanes, in the table, which only a
+    /// pass uses (and a pass drops the groups held): a step draws its slot from the list.
+    fn list_mated(&mut self) {
+        let mated = self.pairing.burst.mated;
+        let mut listed = 0;
+        for j in 0..self.k as u32 {
+            let mine = mated & (1 << j) != 0;
+            let row = ballot(mine);
+            if mine {
+                let at = listed + (row & lanes_below()).count_ones();
+                self.pairing.memory.set_entry(at, (j * 32 + self.lane) as usize);
+            }
+            listed += row.count_ones();
+        }
+        warp::sync();
     }
 
     /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
