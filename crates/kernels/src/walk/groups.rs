@@ -302,10 +302,11 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         self.pairing.cover.looking(self.k);
         // Positions looked at in a row with no reduction since: three make a sink. A reduction
         // may make a pair at a position looked at before it, which is then looked at again.
-        let (mut at, mut clean) = (first, 0);
+        let (mut at, mut clean) = (first as u32, 0);
         while clean < 3 {
-            let pos = Position::from_index(at % 3);
-            at += 1;
+            let pos = Position::from_index(at as usize);
+            // The next position, without a remainder.
+            at = if at == 2 { 0 } else { at + 1 };
             if held == Some(pos.index()) {
                 let grouped = warp::sum(self.pairing.burst.mated.count_ones());
                 if grouped != 0 {
@@ -552,6 +553,10 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             big = 0;
         }
         let mut lanes = ballot(merges | big != 0);
+        if lanes == 0 {
+            // Nothing to reduce: no call of the slow path.
+            return false;
+        }
         while lanes != 0 {
             let holder = lanes.trailing_zeros();
             lanes &= lanes - 1;
