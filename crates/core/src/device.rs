@@ -114,8 +114,9 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///   a position the warp draws; most matches find nothing where most factors are unique.
 /// - `Groups`: the warp flips at one position at a time, a *burst*. Its start finds every
 ///   group of equal factors at that position exactly, by a hash table of the factors in
-///   shared memory (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty),
-///   and gives each grouped slot a *mate* of its group (`cap` 16-bit words after the table;
+///   shared memory (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty;
+///   between passes the table lists the burst's mated slots, from which each flip draws), and
+///   gives each grouped slot a *mate* of its group (`cap` 16-bit words after the table;
 ///   `u16::MAX`: none). A flip at a position keeps the factors there, so the groups hold for
 ///   the whole burst; it lasts as many flips as there are grouped slots (at most
 ///   [`MAX_BURST`]), so that the walk stays at a position in proportion to its flips,

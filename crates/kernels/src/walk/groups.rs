@@ -11,8 +11,9 @@
 //! only a reduction or a plus move ends it early. For the same reason a burst that ran out of
 //! flips leaves its groups standing: when the next burst's start comes to that position (first,
 //! or after looks at the others that found nothing, which a search does without touching the
-//! mates), it flips among them again without a look. Near a record, where a burst lasts about
-//! two flips, the looks took about 40% of a walk's instructions (measured with ncu).
+//! mates), it flips among them again without a look, and its slots join the covers of the
+//! other two positions again. Near a record, where a burst lasts about two flips, the looks
+//! took about 40% of a walk's instructions (measured with ncu).
 //!
 //! Reductions: a flip of two mates that share a second factor zeroes one (a merge), as in the
 //! sampling kernels; the pass that starts a burst also merges each slot with its mate when
@@ -144,8 +145,9 @@ struct Burst {
     left: u32,
     mated: u32,
     /// What the next burst's start knows: a position's index, flagged [`AFTER_PLUS`] (the
-    /// plus move just taken was there) or [`HELD`] (the mates and `mated` still hold its
-    /// groups: a burst there ran out of flips, with no reduction since); 0: nothing.
+    /// plus move just taken was there) or [`HELD`] (the mates, `mated` and the table's list
+    /// still hold its groups: a burst there ran out of flips, and no pass, reduction or plus
+    /// move came since); 0: nothing.
     resume: u32,
 }
 
@@ -155,15 +157,17 @@ const AFTER_PLUS: u32 = 4;
 const HELD: u32 = 8;
 
 impl Burst {
-    /// A reduction or a plus move: the groups held are no longer known to stand.
+    /// The walk changed other than by the burst's flips (a reduction, a plus move, a pair
+    /// found changed), or no slot is left to flip: the groups held no longer count.
     #[inline(always)]
     fn drop_held(&mut self) {
         self.resume &= !HELD;
     }
 }
 
-/// A warp's group table (a slot plus one per entry, 0 empty) and its slots' mates
-/// ([`NO_MATE`]: none), in shared memory; with [`PositionCovers`], its covers too.
+/// A warp's group table (in a pass, a slot plus one per entry, 0 empty; after it, the list
+/// of the burst's mated slots) and its slots' mates ([`NO_MATE`]: none), in shared memory;
+/// with [`PositionCovers`], its covers too.
 #[derive(Clone, Copy)]
 struct GroupMemory {
     table: Shared16,
@@ -277,7 +281,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     /// move's or a random one), with as many flips as slots have a mate there (at most
     /// [`MAX_BURST`]; half as many, measured, cost a third of the throughput for a descent no
     /// faster), after the reductions that its groups show; none if no position has a pair:
-    /// then the walk is at a sink.
+    /// then the walk is at a sink. At the position of held groups ([`HELD`]) it takes them
+    /// without a look.
     fn start_burst(&mut self, work: &mut Work) {
         // After a plus move, at its position: at the other two its two changed terms share
         // both other factors, and the merge that a burst there takes first would undo it.
@@ -327,8 +332,6 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             if found.grouped != 0 {
                 self.burst_at(pos, found.grouped);
                 self.list_mated();
-                let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
-                self.pairing.cover.bursting(memory, pos, self.lane, mated);
                 return;
             }
             clean += 1;
@@ -338,13 +341,17 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 
     /// Sets up a burst at `pos` among `grouped` slots with a mate there (this lane's rows of
-    /// them in `mated`), whose groups the mates hold.
+    /// them in `mated`), whose groups the mates hold. Its flips change those slots at the other
+    /// two positions, so they join the covers there; again when it takes held groups, for a
+    /// search at another position since may have rewritten the cover there.
     #[inline(always)]
     fn burst_at(&mut self, pos: Position, grouped: u32) {
         let burst = &mut self.pairing.burst;
         burst.pos = pos.index() as u32;
         burst.left = grouped.min(MAX_BURST);
         burst.resume = HELD | pos.index() as u32;
+        let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
+        self.pairing.cover.bursting(memory, pos, self.lane, mated);
     }
 
     /// Lists the slots of this lane's `mated` rows, of all lanes, in the table, which only a
@@ -526,7 +533,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 
     /// What a pass or a search found, from this lane's rows: it keeps the `mated` ones for the
-    /// burst.
+    /// burst, unless a search found nothing (then `mated` keeps the rows of held groups).
     #[inline(always)]
     fn groups_found(&mut self, passed: bool, mated: u32, merges: u32, big: u32, cover: u32) -> Found {
         let grouped = warp::sum(mated.count_ones());
