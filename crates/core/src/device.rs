@@ -115,7 +115,8 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 /// - `Groups`: the warp flips at one position at a time, a *burst*. Its start finds every
 ///   group of equal factors at that position exactly, by a hash table of the factors in
 ///   shared memory (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty;
-///   between passes the table lists the burst's mated slots, from which each flip draws), and
+///   once a burst has found its groups the table lists its mated slots, from which each flip
+///   draws), and
 ///   gives each grouped slot a *mate* of its group (`cap` 16-bit words after the table;
 ///   `u16::MAX`: none). A flip at a position keeps the factors there, so the groups hold for
 ///   the whole burst; it lasts as many flips as there are grouped slots (at most
@@ -124,8 +125,8 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
 ///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
 ///   plus move ends the burst; one that ran out of flips leaves its groups, and the next
-///   burst's start takes them again when it comes to that position before a pass or a
-///   reduction; a walker none of whose positions has a pair (a *sink*) takes
+///   burst's start takes them again when it comes to that position before a pass, a
+///   reduction, a plus move or a burst at another position; a walker none of whose positions has a pair (a *sink*) takes
 ///   its plus move at once, and the burst after a plus move starts at its position. While a
 ///   small *cover* of the groups is known (slots of which every group holds one: in
 ///   `walk32_groups` the slots changed since the last sink, in `walk_groups` one per position,

@@ -165,9 +165,9 @@ impl Burst {
     }
 }
 
-/// A warp's group table (in a pass, a slot plus one per entry, 0 empty; after it, the list
-/// of the burst's mated slots) and its slots' mates ([`NO_MATE`]: none), in shared memory;
-/// with [`PositionCovers`], its covers too.
+/// A warp's group table (during a pass, a slot plus one per entry, 0 empty; once a burst has
+/// found its groups, by a pass or a search, the list of its mated slots) and its slots' mates
+/// ([`NO_MATE`]: none), in shared memory; with [`PositionCovers`], its covers too.
 #[derive(Clone, Copy)]
 struct GroupMemory {
     table: Shared16,
@@ -294,8 +294,9 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             self.rng.below(3)
         };
         // Where the last burst ran out of flips, its groups stand (its flips kept the factors
-        // there), and they are taken again without a look, until a pass or a reduction.
-        // Their slots stay in `mated` while looks elsewhere find nothing.
+        // there), and they are taken again without a look, unless a pass, a reduction or a
+        // plus move came first. Their slots stay in `mated` while searches elsewhere find
+        // nothing.
         let mut held = if resume & HELD != 0 { Some((resume & 3) as usize) } else { None };
         self.pairing.burst.left = 0;
         // At the sink found last, unchanged (its plus move was refused): nothing to find. The
@@ -533,7 +534,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 
     /// What a pass or a search found, from this lane's rows: it keeps the `mated` ones for the
-    /// burst, unless a search found nothing (then `mated` keeps the rows of held groups).
+    /// burst, unless a search found nothing (then `mated` keeps what it held: the rows of the
+    /// held groups, if any).
     #[inline(always)]
     fn groups_found(&mut self, passed: bool, mated: u32, merges: u32, big: u32, cover: u32) -> Found {
         let grouped = warp::sum(mated.count_ones());
