@@ -112,26 +112,24 @@ pub const fn group_memory_at(cap: usize, factor_bytes: usize) -> usize {
 ///
 /// - `Sample`: every step, each lane offers one of its slots to a match (match.any.sync) at
 ///   a position the warp draws; most matches find nothing where most factors are unique.
-/// - `Groups`: the warp flips at one position at a time, a *burst*. Its start finds every
-///   group of equal factors at that position exactly, by a hash table of the factors in
-///   shared memory (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty;
-///   once a burst has found its groups the table lists its mated slots, from which each flip
-///   draws), and
-///   gives each grouped slot a *mate* of its group (`cap` 16-bit words after the table;
-///   `u16::MAX`: none). A flip at a position keeps the factors there, so the groups hold for
-///   the whole burst; it lasts as many flips as there are grouped slots (at most
-///   [`MAX_BURST`]), so that the walk stays at a position in proportion to its flips,
-///   as a uniform draw among all flips would. The pass also flags a slot that shares a second
-///   factor with its mate (a merge) and, on a group's first slot, a group of three or more
-///   (a generalized flip may apply); the burst takes those reductions first. A reduction or a
-///   plus move ends the burst; one that ran out of flips leaves its groups, and the next
-///   burst's start takes them again when it comes to that position before a pass, a
-///   reduction, a plus move or a burst at another position; a walker none of whose positions has a pair (a *sink*) takes
-///   its plus move at once, and the burst after a plus move starts at its position. While a
-///   small *cover* of the groups is known (slots of which every group holds one: in
-///   `walk32_groups` the slots changed since the last sink, in `walk_groups` one per position,
-///   rebuilt by each look there), a burst's start finds the groups from it alone instead of a
-///   pass over all.
+/// - `Groups`: the warp flips at one position at a time, a *burst*. Its start finds every group of
+///   equal factors at that position exactly, by a hash table of the factors in shared memory
+///   (`group_table_entries(cap)` 16-bit entries: a slot plus one, 0 empty; once a burst has found
+///   its groups the table lists its mated slots, from which each flip draws), and gives each
+///   grouped slot a *mate* of its group (`cap` 16-bit words after the table; `u16::MAX`: none). A
+///   flip at a position keeps the factors there, so the groups hold for the whole burst; it lasts
+///   as many flips as there are grouped slots (at most [`MAX_BURST`]), so that the walk stays at a
+///   position in proportion to its flips, as a uniform draw among all flips would. The pass also
+///   flags a slot that shares a second factor with its mate (a merge) and, on a group's first slot,
+///   a group of three or more (a generalized flip may apply); the burst takes those reductions
+///   first. A reduction or a plus move ends the burst; one that ran out of flips leaves its groups,
+///   and the next burst's start takes them again when it comes to that position before a pass, a
+///   reduction, a plus move or a burst at another position; a walker none of whose positions has a
+///   pair (a *sink*) takes its plus move at once, and the burst after a plus move starts at its
+///   position. While a small *cover* of the groups is known (slots of which every group holds one:
+///   in `walk32_groups` the slots changed since the last sink, in `walk_groups` one per position,
+///   rebuilt by each look there), a burst's start finds the groups from it alone instead of a pass
+///   over all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Partners {
     /// Matches of sampled slots (the kernels `walk` and `walk32`).
