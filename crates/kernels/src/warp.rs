@@ -20,6 +20,8 @@ unsafe extern "C" {
     fn shfl_sync_idx_i32(mask: u32, value: u32, lane: u32, clamp: u32) -> u32;
     #[link_name = "llvm.nvvm.redux.sync.add"]
     fn redux_sync_add(value: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.or"]
+    fn redux_sync_or(value: u32, mask: u32) -> u32;
     #[link_name = "llvm.nvvm.redux.sync.xor"]
     fn redux_sync_xor(value: u32, mask: u32) -> u32;
     #[link_name = "llvm.nvvm.bar.warp.sync"]
@@ -99,6 +101,13 @@ pub fn ballot(pred: bool) -> u32 {
 pub fn sum(value: u32) -> u32 {
     // SAFETY: called by the full warp.
     unsafe { redux_sync_add(value, FULL) }
+}
+
+/// The OR of `value` over the warp (redux.sync.or).
+#[inline(always)]
+pub fn or(value: u32) -> u32 {
+    // SAFETY: called by the full warp.
+    unsafe { redux_sync_or(value, FULL) }
 }
 
 /// The XOR of `value` over the warp (redux.sync.xor).

@@ -360,7 +360,12 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     fn list_mated(&mut self) {
         let mated = self.pairing.burst.mated;
         let mut listed = 0;
-        for j in 0..self.k as u32 {
+        // Only the rows that hold a mated slot in some lane: near a record a burst has a few
+        // pairs among many rows.
+        let mut rows = warp::or(mated);
+        while rows != 0 {
+            let j = rows.trailing_zeros();
+            rows &= rows - 1;
             let mine = mated & (1 << j) != 0;
             let row = ballot(mine);
             if mine {

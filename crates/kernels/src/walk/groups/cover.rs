@@ -211,8 +211,10 @@ impl GroupMemory {
     /// too, whose words are rewritten when they become known.
     #[inline(always)]
     fn join_covers(self, at: u8, lane: u32, rows: u32) {
-        for pos in Position::ALL {
-            if at & (1 << pos.index()) != 0 {
+        // By index, not over `Position::ALL`: LLVM kept that array in local memory.
+        for i in 0..3 {
+            if at & (1 << i) != 0 {
+                let pos = Position::from_index(i);
                 self.set_cover_rows(pos, lane, self.cover_rows(pos, lane) | rows);
             }
         }
