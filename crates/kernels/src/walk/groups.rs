@@ -316,6 +316,9 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             if held == Some(pos.index()) {
                 let grouped = warp::sum(self.pairing.burst.mated.count_ones());
                 if grouped != 0 {
+                    if self.p.flags & FLAG_LOG != 0 {
+                        self.outlined(|w| w.check_held(pos, grouped));
+                    }
                     self.burst_at(pos, grouped);
                     return;
                 }
@@ -379,7 +382,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
 
     /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
     /// self-test's walks (FLAG_LOG) check each search against a pass, and trap where they
-    /// differ.
+    /// differ; the search's result stands, so that held groups survive it as in an unlogged
+    /// walk (and are checked where they are taken, [`Warp::check_held`]).
     fn groups_at(&mut self, pos: Position) -> Found {
         let (memory, lane) = (self.pairing.memory, self.lane);
         let covering = self.pairing.cover.searchable(memory, pos, lane, self.k);
@@ -387,18 +391,40 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             None => self.find_groups(pos),
             Some(rows) if self.p.flags & FLAG_LOG == 0 => self.search_cover(pos, rows),
             Some(rows) => {
-                let pass = self.find_groups(pos);
-                let mated = self.pairing.burst.mated;
-                let found = self.search_cover(pos, rows);
-                if found.grouped != pass.grouped || ballot(self.pairing.burst.mated != mated) != 0 {
-                    // SAFETY: aborts the launch; the host reports the fault.
-                    unsafe { core::arch::asm!("trap;") };
-                }
-                Found { passed: true, ..found }
+                let mut found = Found::default();
+                self.outlined(|w| found = w.checked_search(pos, rows));
+                found
             }
         };
         self.pairing.cover.found(memory, pos, lane, found.cover);
         found
+    }
+
+    /// The self-test's search at `pos` of this lane's `rows` of a cover, checked against a
+    /// pass there. Out of line: the production walks never take it, and its code inline cost
+    /// them up to 5% (measured at 4x4x4 r47).
+    #[inline(never)]
+    fn checked_search(&mut self, pos: Position, rows: u32) -> Found {
+        // The rows held stay for the search, as in an unlogged walk.
+        let held = self.pairing.burst.mated;
+        let pass = self.find_groups(pos);
+        let expected = if pass.grouped != 0 { self.pairing.burst.mated } else { held };
+        self.pairing.burst.mated = held;
+        let found = self.search_cover(pos, rows);
+        trap_unless(found.grouped == pass.grouped && ballot(self.pairing.burst.mated != expected) == 0);
+        found
+    }
+
+    /// The self-test's check that the groups held at `pos` (`grouped` slots, this lane's rows
+    /// of them in `mated`) stand where a walk takes them again: a pass at `pos` must find the
+    /// same slots grouped, and its mates and list replace those that check passes elsewhere
+    /// may have rewritten.
+    #[inline(never)]
+    fn check_held(&mut self, pos: Position, grouped: u32) {
+        let mated = self.pairing.burst.mated;
+        let pass = self.find_groups(pos);
+        trap_unless(pass.grouped == grouped && ballot(self.pairing.burst.mated != mated) == 0);
+        self.list_mated();
     }
 
     /// Finds the groups at `pos` from a cover of them alone (this lane's rows of it,
@@ -599,7 +625,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
 /// What a pass of [`Warp::find_groups`] found: how many slots of the warp have a mate, and this
 /// lane's rows whose slot merges with its mate or is the first of a group of three or more,
 /// and this lane's rows of the cover that the groups give.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Found {
     grouped: u32,
     /// Whether a pass found them, which rewrote every slot's mate (a search writes only the
@@ -608,6 +634,15 @@ struct Found {
     merges: u32,
     big: u32,
     cover: u32,
+}
+
+/// Aborts the launch unless `ok` (the self-test's checks); the host reports the fault.
+#[inline(always)]
+fn trap_unless(ok: bool) {
+    if !ok {
+        // SAFETY: aborts the launch.
+        unsafe { core::arch::asm!("trap;") };
+    }
 }
 
 /// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
