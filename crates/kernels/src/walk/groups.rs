@@ -141,7 +141,10 @@ const FLAGS: usize = BIG | MERGE | FIRST;
 /// whose slot has a mate there.
 #[derive(Clone, Copy, Default)]
 struct Burst {
-    pos: u32,
+    /// The position's index, and above it (`<< 2`) how many slots of the warp have a mate
+    /// there: the burst's flips keep them, so a step draws among them without counting. One
+    /// word, for `walk32_groups` has no register to spare.
+    at: u32,
     left: u32,
     mated: u32,
     /// What the next burst's start knows: a position's index, flagged [`AFTER_PLUS`] (the
@@ -157,6 +160,16 @@ const AFTER_PLUS: u32 = 4;
 const HELD: u32 = 8;
 
 impl Burst {
+    #[inline(always)]
+    fn pos(self) -> Position {
+        Position::from_index((self.at & 3) as usize)
+    }
+
+    #[inline(always)]
+    fn grouped(self) -> u32 {
+        self.at >> 2
+    }
+
     /// The walk changed other than by the burst's flips (a reduction, a plus move, a pair
     /// found changed), or no slot is left to flip: the groups held no longer count.
     #[inline(always)]
@@ -246,19 +259,18 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             self.pairing.burst.drop_held();
             return;
         }
-        self.pairing.burst.left = self.pairing.burst.left.saturating_sub(1);
-        let grouped = warp::sum(self.pairing.burst.mated.count_ones());
-        if grouped == 0 {
-            self.pairing.burst.left = 0;
+        if self.pairing.burst.left == 0 {
             self.pairing.burst.drop_held();
             self.st.since_reduction += 1;
             return;
         }
+        self.pairing.burst.left -= 1;
+        let grouped = self.pairing.burst.grouped();
         let r = self.rng.bits();
         let (low, high) = (r as u32, (r >> 32) as u32);
         let t = self.pairing.memory.listed(draw(low, grouped));
         let u = self.pairing.memory.mate_word(t) & !FLAGS;
-        let pos = Position::from_index(self.pairing.burst.pos as usize);
+        let pos = self.pairing.burst.pos();
         let key = self.factor(pos.index(), t);
         if u >= self.p.cap || key == 0 || key != self.factor(pos.index(), u) {
             // Changed by a reduction since the burst began; a reduction ends a burst, so this
@@ -314,14 +326,12 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             // The next position, without a remainder.
             at = if at == 2 { 0 } else { at + 1 };
             if held == Some(pos.index()) {
-                let grouped = warp::sum(self.pairing.burst.mated.count_ones());
-                if grouped != 0 {
-                    if self.p.flags & FLAG_LOG != 0 {
-                        self.outlined(|w| w.check_held(pos, grouped));
-                    }
-                    self.burst_at(pos, grouped);
-                    return;
+                let grouped = self.pairing.burst.grouped();
+                if self.p.flags & FLAG_LOG != 0 {
+                    self.outlined(|w| w.check_held(pos, grouped));
                 }
+                self.burst_at(pos, grouped);
+                return;
             }
             let mut found = self.groups_at(pos);
             if found.passed {
@@ -351,7 +361,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     #[inline(always)]
     fn burst_at(&mut self, pos: Position, grouped: u32) {
         let burst = &mut self.pairing.burst;
-        burst.pos = pos.index() as u32;
+        burst.at = grouped << 2 | pos.index() as u32;
         burst.left = grouped.min(MAX_BURST);
         burst.resume = HELD | pos.index() as u32;
         let (memory, mated) = (self.pairing.memory, self.pairing.burst.mated);
