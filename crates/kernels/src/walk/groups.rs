@@ -150,7 +150,8 @@ struct Burst {
     /// What the next burst's start knows: a position's index, flagged [`AFTER_PLUS`] (the
     /// plus move just taken was there) or [`HELD`] (the mates, `mated` and the table's list
     /// still hold its groups: a burst there ran out of flips, and no pass, reduction or plus
-    /// move came since); 0: nothing.
+    /// move came since; in the self-test's walks a checked search's pass may have rewritten the
+    /// mates and the list, which [`Warp::check_held`] mends); 0: nothing.
     resume: u32,
 }
 
@@ -369,7 +370,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 
     /// Lists the slots of this lane's `mated` rows, of all lanes, in the table, which only a
-    /// pass uses (and a pass drops the groups held): a step draws its slot from the list.
+    /// pass uses (a pass of the walk drops the groups held; the self-test's passes are mended
+    /// by [`Warp::check_held`]): a step draws its slot from the list.
     fn list_mated(&mut self) {
         let mated = self.pairing.burst.mated;
         let mut listed = 0;
@@ -593,7 +595,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         }
     }
 
-    /// Takes the reductions that the groups at `pos` show (`found`, from [`Warp::find_groups`]):
+    /// Takes the reductions that the groups at `pos` show (`found`, from [`Warp::groups_at`]):
     /// the merges of a slot with its mate, and, with generalized flips, each group of three
     /// or more that is dependent. Returns whether the rank fell.
     fn reduce_found(&mut self, pos: Position, found: Found, work: &mut Work) -> bool {
@@ -632,14 +634,15 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 }
 
-/// What a pass of [`Warp::find_groups`] found: how many slots of the warp have a mate, and this
+/// What a pass of [`Warp::find_groups`] or a search of [`Warp::search_cover`] found: how many slots of the warp have a mate, and this
 /// lane's rows whose slot merges with its mate or is the first of a group of three or more,
 /// and this lane's rows of the cover that the groups give.
 #[derive(Clone, Copy, Default)]
 struct Found {
     grouped: u32,
     /// Whether a pass found them, which rewrote every slot's mate (a search writes only the
-    /// mates of the groups it finds).
+    /// mates of the groups it finds). False after the self-test's checked search, whose pass
+    /// rewrote them too, for the walk must go on as an unlogged one would.
     passed: bool,
     merges: u32,
     big: u32,
