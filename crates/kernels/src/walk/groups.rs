@@ -635,9 +635,10 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     }
 }
 
-/// What a pass of [`Warp::find_groups`] or a search of [`Warp::search_cover`] found: how many slots of the warp have a mate, and this
-/// lane's rows whose slot merges with its mate or is the first of a group of three or more,
-/// and this lane's rows of the cover that the groups give.
+/// What a pass of [`Warp::find_groups`] or a search of [`Warp::search_cover`] found: how many
+/// slots of the warp have a mate, and this lane's rows whose slot merges with its mate or is
+/// the first of a group of three or more, and this lane's rows of the cover that the groups
+/// give.
 #[derive(Clone, Copy, Default)]
 struct Found {
     grouped: u32,
