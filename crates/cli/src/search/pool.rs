@@ -114,31 +114,42 @@ impl Pool {
 
     /// A random scheme: of the lowest rank with probability 1/2, else of one of the next ranks,
     /// evenly (1/8 each of the next four of five, [`super::POOL_RANKS`]); a rank the pool does
-    /// not hold (yet) gives its share to the lowest. Among the schemes that offer a flip, from
-    /// the next level up (or down) that has one when the drawn level holds only sinks. A sink
-    /// is drawn only when the pool holds nothing else (a start such as KM's 4x4x4 rank 47, which
-    /// offers no flip).
+    /// not hold (yet) gives its share to the lowest. Only schemes that offer a flip are drawn
+    /// while the pool holds one: a rank that holds only sinks gives its share to the ranks that
+    /// hold schemes with flips, in proportion to theirs. A sink is drawn only when the pool
+    /// holds nothing else (a start such as KM's 4x4x4 rank 47, which offers no flip).
     ///
     /// Why: 4x4x4 descends from naive to a level of 49s that offer no flip (Strassen's square
     /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
-    /// runs came from walks restarted at ranks 51 to 54; none from the half of the restarts
-    /// that went to the sinks (BENCHMARKS.md).
+    /// runs came from walks restarted at ranks 51 to 54, none from the half of the restarts
+    /// that went to the sinks. Given to the next rank up, that half made 50 the rank of 5
+    /// restarts in 8; spread, each of the four open ranks takes a quarter (BENCHMARKS.md).
     pub fn pick(&self, rng: &mut WyRand) -> &Verified {
-        let above = self.levels - 1;
-        let drawn = match rng.below(2 * above.max(1)) {
-            _ if above == 0 => 0,
-            d if d < above => 0,
-            d => d - above + 1,
-        };
         let levels: Vec<&Level> = self.by_rank.values().collect();
         assert!(!levels.is_empty(), "the pool is never empty during a search");
-        let drawn = if drawn < levels.len() { drawn } else { 0 };
-        let mut order = (drawn..levels.len()).chain((0..drawn).rev());
-        if let Some(scheme) = order.find_map(|i| levels[i].pick_open(rng)) {
-            return scheme;
+        // Shares in units of 1 / (2 * above): the lowest rank `above` of them and those of the
+        // ranks not held, each other rank one.
+        let above = (self.levels - 1).max(1);
+        let missing = (above + 1).saturating_sub(levels.len());
+        let open: Vec<(&Level, usize)> = levels
+            .iter()
+            .enumerate()
+            .filter(|(_, level)| level.opens() > 0)
+            .map(|(i, &level)| (level, if i == 0 { above + missing } else { 1 }))
+            .collect();
+        let total: usize = open.iter().map(|&(_, share)| share).sum();
+        if total == 0 {
+            let schemes = &levels[0].schemes;
+            return &schemes[rng.below(schemes.len())];
         }
-        let schemes = &levels[drawn].schemes;
-        &schemes[rng.below(schemes.len())]
+        let mut draw = rng.below(total);
+        for (level, share) in open {
+            if draw < share {
+                return level.pick_open(rng).expect("an open level");
+            }
+            draw -= share;
+        }
+        unreachable!("the draw is below the total of the shares")
     }
 
     /// A scheme of the lowest rank.
@@ -208,6 +219,41 @@ mod tests {
         assert_eq!(pool.best_rank(), Some(7));
         for _ in 0..100 {
             assert_eq!(pool.pick(&mut rng), &naive, "the sink of rank 7 is passed over");
+        }
+    }
+
+    #[test]
+    fn a_rank_of_sinks_gives_its_share_to_the_open_ranks_in_proportion() {
+        // A pool of 2x2x2 schemes whose best rank (7) holds only Strassen's, a sink.
+        let sink = strassen();
+        let shape = sink.shape();
+        let mut pool = Pool::new(4, LEVELS);
+        // Ranks 11 down to 8 (the pool takes no rank above its best): the naive rank 8 with
+        // three, two, one and none of its terms split in two.
+        for split in (0..LEVELS - 1).rev() {
+            let mut terms = Scheme::naive(shape).into_terms();
+            for _ in 0..split {
+                let t = terms.remove(0);
+                terms.push(Term::new(t.a, t.b, t.c ^ 1));
+                terms.push(Term::new(t.a, t.b, 1));
+            }
+            let scheme = Verified::new(Scheme::new(shape, terms).unwrap()).unwrap();
+            assert!(scheme.flip_pairs() > 0);
+            assert!(pool.insert(scheme), "split {split}");
+        }
+        assert!(pool.insert(sink.clone()));
+        assert_eq!(pool.len(), LEVELS);
+        let mut rng = WyRand::new(5);
+        let draws = 16_000;
+        let mut by_rank = BTreeMap::new();
+        for _ in 0..draws {
+            *by_rank.entry(pool.pick(&mut rng).rank()).or_insert(0usize) += 1;
+        }
+        assert!(!by_rank.contains_key(&7), "the sinks are passed over");
+        for rank in 8..7 + LEVELS {
+            let share = by_rank.get(&rank).copied().unwrap_or(0) as f64 / draws as f64;
+            let expected = 1.0 / (LEVELS - 1) as f64;
+            assert!((share - expected).abs() < 0.02, "rank {rank}: {share}");
         }
     }
 
