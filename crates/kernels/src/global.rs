@@ -10,8 +10,7 @@ use flipgraph_core::device::{factor_index, log_words, scheme_words, Launch, Warp
 /// Aborts the launch: an index broke the contract.
 #[cold]
 fn out_of_bounds() -> ! {
-    // SAFETY: a trap ends the launch; the host reports it.
-    unsafe { core::arch::asm!("trap;") };
+    crate::trap();
     loop {}
 }
 

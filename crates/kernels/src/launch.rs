@@ -89,8 +89,7 @@ walk_kernel!(
 #[inline(always)]
 unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
     if launch.flags & FLAG_TRAP != 0 {
-        // SAFETY: aborts the launch; the host reports the fault.
-        unsafe { core::arch::asm!("trap;") };
+        crate::trap();
     }
     let tid = nvptx::_thread_idx_x() as usize;
     let warp = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;

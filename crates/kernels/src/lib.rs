@@ -27,9 +27,24 @@ pub mod shared;
 pub mod walk;
 pub mod warp;
 
+/// Aborts the launch (a broken contract, a failed check, a panic, or the host's FLAG_TRAP); the
+/// host reports it with the kernel's name. Every kernel's trap is this one.
+#[inline(always)]
+pub(crate) fn trap() {
+    // SAFETY: `trap` ends the launch and touches no memory.
+    unsafe { core::arch::asm!("trap;") };
+}
+
+/// [`trap`] unless `ok`: the self-test's checks.
+#[inline(always)]
+pub(crate) fn trap_unless(ok: bool) {
+    if !ok {
+        trap();
+    }
+}
+
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
-    // A trap aborts the launch; the host reports it with the kernel's name.
-    unsafe { core::arch::asm!("trap;") };
+    trap();
     loop {}
 }

@@ -35,6 +35,7 @@ use flipgraph_core::{moves, Position};
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
 use super::{fold32, Warp, Work};
 use crate::shared::{FactorStore, Shared16};
+use crate::trap_unless;
 use crate::warp::{self, ballot, lanes_below, shuffle};
 
 /// What a warp keeps to find its flip partners, by the way it finds them (core's `Partners`):
@@ -651,14 +652,6 @@ struct Found {
     cover: u32,
 }
 
-/// Aborts the launch unless `ok` (the self-test's checks); the host reports the fault.
-#[inline(always)]
-fn trap_unless(ok: bool) {
-    if !ok {
-        // SAFETY: aborts the launch.
-        unsafe { core::arch::asm!("trap;") };
-    }
-}
 
 /// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
 #[inline(always)]
