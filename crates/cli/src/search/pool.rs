@@ -116,8 +116,9 @@ impl Pool {
     /// evenly (1/8 each of the next four of five, [`super::POOL_RANKS`]); a rank the pool does
     /// not hold (yet) gives its share to the lowest. Only schemes that offer a flip are drawn
     /// while the pool holds one: a rank that holds only sinks gives its share to the ranks that
-    /// hold schemes with flips, in proportion to theirs. A sink is drawn only when the pool
-    /// holds nothing else (a start such as KM's 4x4x4 rank 47, which offers no flip).
+    /// hold schemes with flips, in proportion to theirs. A sink (of the lowest rank) is drawn
+    /// only when the pool holds nothing else (a start such as KM's 4x4x4 rank 47, which offers
+    /// no flip).
     ///
     /// Why: 4x4x4 descends from naive to a level of 49s that offer no flip (Strassen's square
     /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
@@ -229,13 +230,15 @@ mod tests {
         let shape = sink.shape();
         let mut pool = Pool::new(4, LEVELS);
         // Ranks 11 down to 8 (the pool takes no rank above its best): the naive rank 8 with
-        // three, two, one and none of its terms split in two.
+        // three, two, one and none of its terms split in two, on a bit of C that is not the
+        // term's own (so that neither half is zero).
         for split in (0..LEVELS - 1).rev() {
             let mut terms = Scheme::naive(shape).into_terms();
             for _ in 0..split {
                 let t = terms.remove(0);
-                terms.push(Term::new(t.a, t.b, t.c ^ 1));
-                terms.push(Term::new(t.a, t.b, 1));
+                let bit = if t.c == 1 { 2 } else { 1 };
+                terms.push(Term::new(t.a, t.b, t.c ^ bit));
+                terms.push(Term::new(t.a, t.b, bit));
             }
             let scheme = Verified::new(Scheme::new(shape, terms).unwrap()).unwrap();
             assert!(scheme.flip_pairs() > 0);

@@ -652,7 +652,6 @@ struct Found {
     cover: u32,
 }
 
-
 /// A uniform draw below `n` (>= 1) from 32 random bits, by multiply-shift (0 when `n` is 0).
 #[inline(always)]
 fn draw(bits: u32, n: u32) -> u32 {
