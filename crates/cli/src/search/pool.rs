@@ -170,17 +170,23 @@ mod tests {
     use crate::search::POOL_RANKS as LEVELS;
     use flipgraph_core::Shape;
 
-    /// Valid 3x3x3 schemes: the naive one with its last `split` terms each split in two
-    /// (rank 27 + split), the split made on bit `bit` of factor C.
-    fn scheme(split: usize, bit: u64) -> Verified {
-        let shape = Shape::square(3).unwrap();
+    /// The naive scheme of `shape` with its first `split` terms each split in two (its rank
+    /// the naive one plus `split`), on the `bit`-th bit of factor C other than the term's own
+    /// one-hot bit, so that neither half is zero and distinct `bit`s give distinct schemes.
+    fn split_naive(shape: Shape, split: usize, bit: u32) -> Verified {
         let mut terms = Scheme::naive(shape).into_terms();
         for _ in 0..split {
             let t = terms.remove(0);
+            let bit = if bit >= t.c.trailing_zeros() { bit + 1 } else { bit };
             terms.push(Term::new(t.a, t.b, t.c ^ (1 << bit)));
             terms.push(Term::new(t.a, t.b, 1 << bit));
         }
         Verified::new(Scheme::new(shape, terms).unwrap()).unwrap()
+    }
+
+    /// Valid 3x3x3 schemes of rank 27 + `split` ([`split_naive`]).
+    fn scheme(split: usize, bit: u32) -> Verified {
+        split_naive(Shape::square(3).unwrap(), split, bit)
     }
 
     #[test]
@@ -227,20 +233,11 @@ mod tests {
     fn a_rank_of_sinks_gives_its_share_to_the_open_ranks_in_proportion() {
         // A pool of 2x2x2 schemes whose best rank (7) holds only Strassen's, a sink.
         let sink = strassen();
-        let shape = sink.shape();
         let mut pool = Pool::new(4, LEVELS);
         // Ranks 11 down to 8 (the pool takes no rank above its best): the naive rank 8 with
-        // three, two, one and none of its terms split in two, on a bit of C that is not the
-        // term's own (so that neither half is zero).
+        // three, two, one and none of its terms split in two.
         for split in (0..LEVELS - 1).rev() {
-            let mut terms = Scheme::naive(shape).into_terms();
-            for _ in 0..split {
-                let t = terms.remove(0);
-                let bit = if t.c == 1 { 2 } else { 1 };
-                terms.push(Term::new(t.a, t.b, t.c ^ bit));
-                terms.push(Term::new(t.a, t.b, bit));
-            }
-            let scheme = Verified::new(Scheme::new(shape, terms).unwrap()).unwrap();
+            let scheme = split_naive(sink.shape(), split, 0);
             assert!(scheme.flip_pairs() > 0);
             assert!(pool.insert(scheme), "split {split}");
         }
@@ -300,7 +297,7 @@ mod tests {
     #[test]
     fn a_full_rank_takes_new_schemes_in_place_of_its_oldest() {
         // Distinct schemes of one rank: the naive scheme with one term split in three ways.
-        let variant = |i: u64| scheme(1, i);
+        let variant = |i: u32| scheme(1, i);
         let mut pool = Pool::new(2, 1);
         for i in 0..3 {
             assert!(pool.insert(variant(i)), "scheme {i}");
