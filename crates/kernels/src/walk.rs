@@ -394,9 +394,19 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
 
     /// Flips up to `flips` of the pairs that the lanes in `keepers` hold (`pair`: own offer,
     /// partner's offer << 16; an offer is a slot and, in a symmetric walk, above [`SLOT_BITS`],
-    /// the position it offered), from a random one on, each in a random direction.
+    /// the position it offered), from a random one on, each in a random direction; a sparse
+    /// walker's, of those it takes ([`Warp::weigh_pairs`]).
     fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
+        let weighed = !C3 && self.p.flags & FLAG_SPARSE != 0;
+        let keepers = if weighed {
+            self.weigh_pairs(keepers, pair, pos, r)
+        } else {
+            keepers
+        };
+        if keepers == 0 {
+            return;
+        }
         let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
         let mut rest = keepers.rotate_right(start);
         for taken in 0..self.p.flips {
@@ -407,11 +417,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             self.tally.steps += (taken > 0) as u32;
             let lane = (rest.trailing_zeros() + start) & 31;
             rest &= rest - 1;
-            let both = shuffle(pair, lane);
-            let (mut t, mut u) = (both & 0xffff, both >> 16);
-            if (r >> (32 + lane)) & 1 != 0 {
-                core::mem::swap(&mut t, &mut u);
-            }
+            let (t, u) = directed(shuffle(pair, lane), r, lane);
             let (at_t, at_u) = if C3 {
                 (offered_position(t), offered_position(u))
             } else {
@@ -424,19 +430,54 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
                 if C3 {
                     self.orbit_flip(t, at_t, u, at_u, work);
                 } else {
-                    self.flip(t, u, pos, work);
+                    self.flip(t, u, pos, work, !weighed);
                 }
             }
         }
     }
 
-    /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`.
-    fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
+    /// The pairs of `keepers` that a sparse walker takes ([`sparsity::takes`]), each weighed
+    /// at once by the lane that holds it, in the direction [`Warp::flip_pairs`] flips it:
+    /// one after another, the pairs turned down cost a sparse walker most of its time. Each
+    /// pair turned down counts as a step without a reduction, as it did when weighed alone.
+    #[inline(always)]
+    fn weigh_pairs(&mut self, keepers: u32, pair: u32, pos: Position, r: u64) -> u32 {
+        // This lane's draw: the next outputs of a stream seeded from the warp's.
+        let bits = WyRand::new(self.rng.bits().wrapping_add(self.lane as u64)).bits();
+        let mut partnered = false;
+        let mut takes = false;
+        if keepers & (1 << self.lane) != 0 {
+            let (t, u) = directed(pair, r, self.lane);
+            let rotation = self.rotation(pos);
+            let x = self.term_from((t & SLOT_MASK) as usize, rotation);
+            let y = self.term_from((u & SLOT_MASK) as usize, rotation);
+            // A match of folds may pair two different factors: no partner.
+            partnered = x.a != 0 && x.a == y.a;
+            let (mut fx, mut fy) = (x, y);
+            moves::flip(&mut fx, &mut fy, Position::A);
+            takes = partnered && sparsity::takes(weight(&x) + weight(&y), weight(&fx) + weight(&fy), bits);
+        }
+        let (partnered, taken) = (ballot(partnered), ballot(takes));
+        if partnered != 0 {
+            // Turned down, not missed: the pairs were there, so no guess of a flipless scheme.
+            self.failed = 0;
+        }
+        let turned_down = (partnered & !taken).count_ones();
+        // `step` counted one step, and `flip_pairs` counts each flip after the first.
+        self.tally.steps += turned_down.saturating_sub((taken == 0) as u32);
+        self.st.since_reduction += turned_down;
+        taken
+    }
+
+    /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`. A sparse
+    /// walker takes it by [`sparsity::takes`] where `weigh` (a sampled step weighed its pairs
+    /// beforehand, [`Warp::weigh_pairs`]).
+    fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work, weigh: bool) {
         let rotation = self.rotation(pos);
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
         let before = weight(&x) + weight(&y);
         moves::flip(&mut x, &mut y, Position::A);
-        if self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
+        if weigh && self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
             // Turned down, not missed: the pair was there, so no guess of a flipless scheme.
             self.failed = 0;
             self.st.since_reduction += 1;
@@ -1055,6 +1096,18 @@ impl<'g, S: FactorStore, const C3: bool, P: Pairing> Warp<'g, S, C3, P> {
 /// Bits of a slot number in an offer to a match; the offered position is above them.
 const SLOT_BITS: u32 = 12;
 const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
+
+/// The two offers of a `pair` (own offer, partner's offer << 16) in the direction that bit
+/// `32 + lane` of `r` draws for the pair of `lane`.
+#[inline(always)]
+fn directed(pair: u32, r: u64, lane: u32) -> (u32, u32) {
+    let (t, u) = (pair & 0xffff, pair >> 16);
+    if (r >> (32 + lane)) & 1 != 0 {
+        (u, t)
+    } else {
+        (t, u)
+    }
+}
 
 /// The position of an offer (see [`Warp::flip_pairs`]).
 #[inline(always)]

@@ -285,7 +285,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         }
         let (t, u) = if high & 1 != 0 { (u, t) } else { (t, u) };
         let before = self.st.rank;
-        self.flip(t, u, pos, work);
+        self.flip(t, u, pos, work, true);
         if self.st.rank != before {
             self.pairing.burst.left = 0;
             self.pairing.burst.drop_held();
