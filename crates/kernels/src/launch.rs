@@ -71,14 +71,30 @@ walk_kernel!(
     walk_groups,
     Shared64,
     false,
-    Grouped<PositionCovers>
+    Grouped<PositionCovers, false>
 );
 walk_kernel!(
     /// `walk_groups` for shapes whose factors have at most 32 bits.
     walk32_groups,
     Shared32,
     false,
-    Grouped<SinkCover>
+    Grouped<SinkCover, false>
+);
+walk_kernel!(
+    /// `walk_groups` for the self-test (the host takes it for logged walks): each search of
+    /// the groups and each return to held groups is checked against a pass, and a difference
+    /// traps.
+    walk_groups_checked,
+    Shared64,
+    false,
+    Grouped<PositionCovers, true>
+);
+walk_kernel!(
+    /// `walk32_groups` for the self-test, checked as `walk_groups_checked` is.
+    walk32_groups_checked,
+    Shared32,
+    false,
+    Grouped<SinkCover, true>
 );
 
 /// The body of the walk kernels.

@@ -36,8 +36,9 @@ struct Kernel {
 impl Kernel {
     /// The kernel for walks of `shape`: 32-bit factors where they fit (half the shared memory,
     /// and compares of one instruction), else 64-bit; the symmetric kernels for `Symmetry::C3`
-    /// (which sample their partners), the group kernels for plain walks by groups.
-    fn for_walks(shape: Shape, symmetry: Symmetry, partners: Partners) -> Kernel {
+    /// (which sample their partners), the group kernels for plain walks by groups, their
+    /// checked twins for `logged` walks (the self-test's).
+    fn for_walks(shape: Shape, symmetry: Symmetry, partners: Partners, logged: bool) -> Kernel {
         let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
         let partners = match symmetry {
             Symmetry::None => partners,
@@ -46,6 +47,8 @@ impl Kernel {
         let (name, factor_bytes) = match (narrow, symmetry, partners) {
             (true, Symmetry::None, Partners::Sample) => ("walk32", 4),
             (false, Symmetry::None, Partners::Sample) => ("walk", 8),
+            (true, Symmetry::None, Partners::Groups) if logged => ("walk32_groups_checked", 4),
+            (false, Symmetry::None, Partners::Groups) if logged => ("walk_groups_checked", 8),
             (true, Symmetry::None, Partners::Groups) => ("walk32_groups", 4),
             (false, Symmetry::None, Partners::Groups) => ("walk_groups", 8),
             (true, Symmetry::C3, _) => ("walk32_c3", 4),
@@ -285,7 +288,7 @@ impl GpuEngine {
         let module = ctx
             .load_module(Ptx::from_src(PTX))
             .map_err(driver("cannot load the kernels' PTX"))?;
-        let kernel = Kernel::for_walks(shape, options.symmetry, options.partners);
+        let kernel = Kernel::for_walks(shape, options.symmetry, options.partners, options.log_entries > 0);
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;

@@ -29,7 +29,7 @@
 
 mod cover;
 
-use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, FLAG_LOG, MAX_BURST, NO_MATE};
+use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
 use flipgraph_core::{moves, Position};
 
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
@@ -87,19 +87,22 @@ impl Pairing for Sampled {
 }
 
 /// Partners found by groups: the burst, where the groups are kept, and the covers of the
-/// groups, kept as `C` keeps them.
+/// groups, kept as `C` keeps them. `CHECKED`: the self-test's kernels, which check each search
+/// and each return to held groups against a pass ([`Warp::checked_search`],
+/// [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence
+/// moved `walk32_groups` by 5% (BENCHMARKS.md).
 #[derive(Clone, Copy)]
-pub(crate) struct Grouped<C: Covers> {
+pub(crate) struct Grouped<C: Covers, const CHECKED: bool> {
     burst: Burst,
     memory: GroupMemory,
     cover: C,
 }
 
-impl<C: Covers> Pairing for Grouped<C> {
+impl<C: Covers, const CHECKED: bool> Pairing for Grouped<C, CHECKED> {
     const PARTNERS: Partners = Partners::Groups;
 
     #[inline(always)]
-    unsafe fn new(ptr: *mut u8, cap: usize) -> Grouped<C> {
+    unsafe fn new(ptr: *mut u8, cap: usize) -> Grouped<C, CHECKED> {
         Grouped {
             burst: Burst::default(),
             // SAFETY: the caller's contract.
@@ -109,7 +112,7 @@ impl<C: Covers> Pairing for Grouped<C> {
     }
 
     #[inline(always)]
-    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped<C>>, work: &mut Work) {
+    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped<C, CHECKED>>, work: &mut Work) {
         w.group_step(work);
     }
 
@@ -161,6 +164,9 @@ struct Burst {
 const AFTER_PLUS: u32 = 4;
 /// [`Burst::resume`]'s flag: the groups at its position are held.
 const HELD: u32 = 8;
+/// [`Burst::resume`]'s flag while a burst starts in a checked kernel: a checked search's pass
+/// wrote over the table's list, so [`Warp::check_held`] cannot compare the held one.
+const LIST_WRITTEN_OVER: u32 = 16;
 
 impl Burst {
     #[inline(always)]
@@ -249,7 +255,7 @@ impl GroupMemory {
     }
 }
 
-impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
+impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S, C3, Grouped<C, CHECKED>> {
     /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
     fn group_step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
@@ -316,7 +322,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         self.pairing.burst.left = 0;
         // At the sink found last, unchanged (its plus move was refused): nothing to find. The
         // self-test's walks look again, to check that.
-        if self.pairing.cover.at_unchanged_sink() && self.p.flags & FLAG_LOG == 0 {
+        if self.pairing.cover.at_unchanged_sink() && !CHECKED {
             self.pairing.burst.mated = 0;
             return;
         }
@@ -330,7 +336,7 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             at = if at == 2 { 0 } else { at + 1 };
             if held == Some(pos.index()) {
                 let grouped = self.pairing.burst.grouped();
-                if self.p.flags & FLAG_LOG != 0 {
+                if CHECKED {
                     self.outlined(|w| w.check_held(pos, grouped));
                 }
                 self.burst_at(pos, grouped);
@@ -375,6 +381,14 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
     /// pass uses (a pass of the walk drops the groups held; the self-test's passes are mended
     /// by [`Warp::check_held`]): a step draws its slot from the list.
     fn list_mated(&mut self) {
+        self.each_mated(|at, row| self.pairing.memory.set_entry(at, (row * 32 + self.lane) as usize));
+        warp::sync();
+    }
+
+    /// Calls `f` with the place in the list that [`Warp::list_mated`] writes and the row of
+    /// each of this lane's mated slots (the slot is `row * 32 + lane`).
+    #[inline(always)]
+    fn each_mated(&self, mut f: impl FnMut(u32, u32)) {
         let mated = self.pairing.burst.mated;
         let mut listed = 0;
         // Only the rows that hold a mated slot in some lane: near a record a burst has a few
@@ -386,24 +400,22 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
             let mine = mated & (1 << j) != 0;
             let row = ballot(mine);
             if mine {
-                let at = listed + (row & lanes_below()).count_ones();
-                self.pairing.memory.set_entry(at, (j * 32 + self.lane) as usize);
+                f(listed + (row & lanes_below()).count_ones(), j);
             }
             listed += row.count_ones();
         }
-        warp::sync();
     }
 
     /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
-    /// self-test's walks (FLAG_LOG) check each search against a pass, and trap where they
-    /// differ; the search's result stands, so that held groups survive it as in an unlogged
+    /// checked kernels (the self-test's) check each search against a pass, and trap where they
+    /// differ; the search's result stands, so that held groups survive it as in a production
     /// walk (and are checked where they are taken, [`Warp::check_held`]).
     fn groups_at(&mut self, pos: Position) -> Found {
         let (memory, lane) = (self.pairing.memory, self.lane);
         let covering = self.pairing.cover.searchable(memory, pos, lane, self.k);
         let found = match covering {
             None => self.find_groups(pos),
-            Some(rows) if self.p.flags & FLAG_LOG == 0 => self.search_cover(pos, rows),
+            Some(rows) if !CHECKED => self.search_cover(pos, rows),
             Some(rows) => {
                 let mut found = Found::default();
                 self.outlined(|w| found = w.checked_search(pos, rows));
@@ -414,9 +426,8 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         found
     }
 
-    /// The self-test's search at `pos` of this lane's `rows` of a cover, checked against a
-    /// pass there. Out of line: the production walks never take it, and its code inline cost
-    /// them up to 5% (measured at 4x4x4 r47).
+    /// The checked kernels' search at `pos` of this lane's `rows` of a cover, checked against
+    /// a pass there. Out of line, as it was while the production kernels carried it.
     #[inline(never)]
     fn checked_search(&mut self, pos: Position, rows: u32) -> Found {
         // The rows held stay for the search, as in an unlogged walk.
@@ -426,15 +437,21 @@ impl<S: FactorStore, const C3: bool, C: Covers> Warp<'_, S, C3, Grouped<C>> {
         self.pairing.burst.mated = held;
         let found = self.search_cover(pos, rows);
         trap_unless(found.grouped == pass.grouped && ballot(self.pairing.burst.mated != expected) == 0);
+        self.pairing.burst.resume |= LIST_WRITTEN_OVER;
         found
     }
 
-    /// The self-test's check that the groups held at `pos` (`grouped` slots, this lane's rows
-    /// of them in `mated`) stand where a walk takes them again: a pass at `pos` must find the
-    /// same slots grouped, and its mates and list replace those that check passes elsewhere
-    /// may have rewritten.
+    /// The checked kernels' check that the groups held at `pos` (`grouped` slots, this lane's rows
+    /// of them in `mated`) stand where a walk takes them again: the table's list must hold
+    /// them unless a checked search since wrote over it, and a pass at `pos` must find the same
+    /// slots grouped; its mates and list replace those that checked searches may have rewritten.
     #[inline(never)]
     fn check_held(&mut self, pos: Position, grouped: u32) {
+        if self.pairing.burst.resume & LIST_WRITTEN_OVER == 0 {
+            let mut listed = true;
+            self.each_mated(|at, row| listed &= self.pairing.memory.listed(at) == (row * 32 + self.lane) as usize);
+            trap_unless(ballot(!listed) == 0);
+        }
         let mated = self.pairing.burst.mated;
         let pass = self.find_groups(pos);
         trap_unless(pass.grouped == grouped && ballot(self.pairing.burst.mated != mated) == 0);
