@@ -11,9 +11,10 @@
 //! A step: the warp agrees on a position (its random stream is warp-uniform); each lane reads
 //! the factor at that position of a random slot of its own, and one match.any.sync finds the
 //! lanes holding equal factors. Inside each group of equal factors the lanes pair up in lane
-//! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them, one
-//! after another, starting at a random one (each pair is confirmed first: an earlier flip's
-//! reductions may have changed it).
+//! order, so one match yields disjoint flip pairs; the warp flips up to `flips` of them (a
+//! sparse walker: of those it takes, all weighed at once), one after another, starting at a
+//! random one (each pair is confirmed first: an earlier flip's reductions may have changed it;
+//! a sparse walker's weighing is not redone then).
 //!
 //! Partner hints (FLAG_HINTS): a match sees only the 32 terms offered, and where a lane holds
 //! many slots most factors of a scheme are unique (in the walk on 8x8x8, two in three), so
@@ -442,8 +443,8 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     /// pair turned down counts as a step without a reduction, as it did when weighed alone.
     #[inline(always)]
     fn weigh_pairs(&mut self, keepers: u32, pair: u32, pos: Position, r: u64) -> u32 {
-        // This lane's draw: the next outputs of a stream seeded from the warp's.
-        let bits = WyRand::new(self.rng.bits().wrapping_add(self.lane as u64)).bits();
+        // This lane's draw of a stream seeded from the warp's.
+        let bits = WyRand::nth(self.rng.bits(), self.lane as u64);
         let mut partnered = false;
         let mut takes = false;
         if keepers & (1 << self.lane) != 0 {
