@@ -191,10 +191,10 @@ fn every_visible_gpu_runs_its_own_walkers() {
     assert_eq!(all["rejected"], 0, "{all}");
 }
 
-/// Kronecker products of the fixtures in `dir`: 6x6x6 r161 (Strassen x Laderman) and 8x8x8
-/// r343 (Strassen cubed), schemes with no flip at all, whose 8x8 factors repeat their upper
-/// rows in their lower ones.
-fn products(dir: &std::path::Path) -> [String; 2] {
+/// Kronecker products of the fixtures in `dir`: 4x4x4 r49 (Strassen squared), 6x6x6 r161
+/// (Strassen x Laderman) and 8x8x8 r343 (Strassen cubed), schemes with no flip at all, whose
+/// 8x8 factors repeat their upper rows in their lower ones.
+fn products(dir: &std::path::Path) -> [String; 3] {
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data");
     let strassen = format!("{data}/2x2x2-r7-strassen.m");
     let path = |name: &str| dir.join(name).display().to_string();
@@ -210,7 +210,7 @@ fn products(dir: &std::path::Path) -> [String; 2] {
         let made = flipgraph(&["product", &first, &second, "--mod2", "-o", &out]);
         assert!(made.status.success(), "{}", text(&made));
     }
-    [path("666.json"), path("888.json")]
+    [path("444.json"), path("666.json"), path("888.json")]
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let [six, eight] = products(dir.path());
+    let [four, six, eight] = products(dir.path());
     // The self-test fails a start whose walks apply no flip.
     let out = flipgraph(&["gpu", "--self-test", "--from", &six, "--from", &eight]);
     assert!(out.status.success(), "{}", text(&out));
@@ -228,6 +228,13 @@ fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
     for row in bench_rows(&["--from", &six, &eight], None) {
         assert!(row["flips"].as_u64().unwrap() > 0, "{row}");
         assert_eq!(row["walkers_invalid"], 0, "{row}");
+    }
+    // 4x4x4 walks in `walk32_groups`, which the self-test's logged walks never run (they take
+    // its checked twin): its walkers are audited and its schemes verified here.
+    for row in bench_rows(&["--from", &four, "--gpu-partners", "groups"], None) {
+        assert_eq!(row["walkers_invalid"], 0, "{row}");
+        assert_eq!(row["rejected"], 0, "{row}");
+        assert!(row["steps"].as_u64().unwrap() > 0, "{row}");
     }
 }
 
@@ -279,7 +286,7 @@ fn groups_find_the_flips_that_sampling_misses_near_a_record() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let [six, eight] = products(dir.path());
+    let [_, six, eight] = products(dir.path());
     for start in [six, eight] {
         let (sampled, grouped) = (flips_per_step(&start, "sample"), flips_per_step(&start, "groups"));
         // A step of the group kernel draws a pair known to exist; a match of sampled terms

@@ -89,8 +89,8 @@ impl Pairing for Sampled {
 /// Partners found by groups: the burst, where the groups are kept, and the covers of the
 /// groups, kept as `C` keeps them. `CHECKED`: the self-test's kernels, which check each search
 /// and each return to held groups against a pass ([`Warp::checked_search`],
-/// [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence
-/// moved `walk32_groups` by 5% (BENCHMARKS.md).
+/// [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence,
+/// out of line, cost `walk32_groups` 3% at 4x4x4 r47 (BENCHMARKS.md).
 #[derive(Clone, Copy)]
 pub(crate) struct Grouped<C: Covers, const CHECKED: bool> {
     burst: Burst,
@@ -156,7 +156,8 @@ struct Burst {
     /// plus move just taken was there) or [`HELD`] (the mates, `mated` and the table's list
     /// still hold its groups: a burst there ran out of flips, and no pass, reduction or plus
     /// move came since; in the self-test's walks a checked search's pass may have rewritten the
-    /// mates and the list, which [`Warp::check_held`] mends); 0: nothing.
+    /// mates and the list, which [`Warp::check_held`] mends); 0: nothing. In a checked kernel,
+    /// while a burst starts, also [`LIST_WRITTEN_OVER`].
     resume: u32,
 }
 
@@ -430,7 +431,7 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
     /// a pass there. Out of line, as it was while the production kernels carried it.
     #[inline(never)]
     fn checked_search(&mut self, pos: Position, rows: u32) -> Found {
-        // The rows held stay for the search, as in an unlogged walk.
+        // The rows held stay for the search, as in a production walk.
         let held = self.pairing.burst.mated;
         let pass = self.find_groups(pos);
         let expected = if pass.grouped != 0 { self.pairing.burst.mated } else { held };
@@ -662,7 +663,7 @@ struct Found {
     grouped: u32,
     /// Whether a pass found them, which rewrote every slot's mate (a search writes only the
     /// mates of the groups it finds). False after the self-test's checked search, whose pass
-    /// rewrote them too, for the walk must go on as an unlogged one would.
+    /// rewrote them too, for the walk must go on as a production one would.
     passed: bool,
     merges: u32,
     big: u32,
