@@ -431,7 +431,8 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
                 if C3 {
                     self.orbit_flip(t, at_t, u, at_u, work);
                 } else {
-                    self.flip(t, u, pos, work, !weighed);
+                    // Weighed above if sparse: `flip` weighs nothing more.
+                    self.flip(t, u, pos, work, false);
                 }
             }
         }
