@@ -88,8 +88,8 @@ impl Pairing for Sampled {
 
 /// Partners found by groups: the burst, where the groups are kept, and the covers of the
 /// groups, kept as `C` keeps them. `CHECKED`: the self-test's kernels, which check each search
-/// and each return to held groups against a pass ([`Warp::checked_search`],
-/// [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence,
+/// and each return to held groups against a pass and the list ([`Warp::checked_search`],
+/// [`Warp::check_listed`], [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence,
 /// out of line, cost `walk32_groups` 3% at 4x4x4 r47 (BENCHMARKS.md).
 #[derive(Clone, Copy)]
 pub(crate) struct Grouped<C: Covers, const CHECKED: bool> {
@@ -156,8 +156,7 @@ struct Burst {
     /// plus move just taken was there) or [`HELD`] (the mates, `mated` and the table's list
     /// still hold its groups: a burst there ran out of flips, and no pass, reduction or plus
     /// move came since; in the self-test's walks a checked search's pass may have rewritten the
-    /// mates and the list, which [`Warp::check_held`] mends); 0: nothing. In a checked kernel,
-    /// while a burst starts, also [`LIST_WRITTEN_OVER`].
+    /// mates and the list, which [`Warp::check_held`] mends); 0: nothing.
     resume: u32,
 }
 
@@ -165,9 +164,6 @@ struct Burst {
 const AFTER_PLUS: u32 = 4;
 /// [`Burst::resume`]'s flag: the groups at its position are held.
 const HELD: u32 = 8;
-/// [`Burst::resume`]'s flag while a burst starts in a checked kernel: a checked search's pass
-/// wrote over the table's list, so [`Warp::check_held`] cannot compare the held one.
-const LIST_WRITTEN_OVER: u32 = 16;
 
 impl Burst {
     #[inline(always)]
@@ -310,6 +306,9 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
         // both other factors, and the merge that a burst there takes first would undo it.
         let resume = self.pairing.burst.resume;
         self.pairing.burst.resume = 0;
+        if CHECKED && resume & HELD != 0 {
+            self.outlined(|w| w.check_listed());
+        }
         let first = if resume & AFTER_PLUS != 0 {
             (resume & 3) as usize
         } else {
@@ -438,21 +437,26 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
         self.pairing.burst.mated = held;
         let found = self.search_cover(pos, rows);
         trap_unless(found.grouped == pass.grouped && ballot(self.pairing.burst.mated != expected) == 0);
-        self.pairing.burst.resume |= LIST_WRITTEN_OVER;
         found
     }
 
+    /// The checked kernels' check, where a burst starts with groups held, that the table's list
+    /// still holds them: nothing writes the table between a burst's end and the next one's
+    /// start, so a production walk that takes them again draws from this list. Here, before any
+    /// search, so that every return is checked (a checked search's pass writes over the list).
+    #[inline(never)]
+    fn check_listed(&mut self) {
+        let mut listed = true;
+        self.each_mated(|at, row| listed &= self.pairing.memory.listed(at) == (row * 32 + self.lane) as usize);
+        trap_unless(ballot(!listed) == 0);
+    }
+
     /// The checked kernels' check that the groups held at `pos` (`grouped` slots, this lane's rows
-    /// of them in `mated`) stand where a walk takes them again: the table's list must hold
-    /// them unless a checked search since wrote over it, and a pass at `pos` must find the same
-    /// slots grouped; its mates and list replace those that checked searches may have rewritten.
+    /// of them in `mated`) stand where a walk takes them again: a pass at `pos` must find the
+    /// same slots grouped; its mates and list replace those that checked searches may have
+    /// rewritten.
     #[inline(never)]
     fn check_held(&mut self, pos: Position, grouped: u32) {
-        if self.pairing.burst.resume & LIST_WRITTEN_OVER == 0 {
-            let mut listed = true;
-            self.each_mated(|at, row| listed &= self.pairing.memory.listed(at) == (row * 32 + self.lane) as usize);
-            trap_unless(ballot(!listed) == 0);
-        }
         let mated = self.pairing.burst.mated;
         let pass = self.find_groups(pos);
         trap_unless(pass.grouped == grouped && ballot(self.pairing.burst.mated != mated) == 0);
