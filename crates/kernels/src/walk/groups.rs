@@ -89,8 +89,8 @@ impl Pairing for Sampled {
 /// Partners found by groups: the burst, where the groups are kept, and the covers of the
 /// groups, kept as `C` keeps them. `CHECKED`: the self-test's kernels, which check each search
 /// and each return to held groups against a pass and the list ([`Warp::checked_search`],
-/// [`Warp::check_listed`], [`Warp::check_held`]); the production kernels carry none of that code, whose mere presence,
-/// out of line, cost `walk32_groups` 3% at 4x4x4 r47 (BENCHMARKS.md).
+/// [`Warp::check_listed`], [`Warp::check_held`]); the production kernels carry none of that
+/// code, whose mere presence, out of line, cost `walk32_groups` 3% at 4x4x4 r47 (BENCHMARKS.md).
 #[derive(Clone, Copy)]
 pub(crate) struct Grouped<C: Covers, const CHECKED: bool> {
     burst: Burst,
