@@ -82,8 +82,8 @@ walk_kernel!(
 );
 walk_kernel!(
     /// `walk_groups` for the self-test (the host takes it for logged walks): each search of
-    /// the groups and each return to held groups is checked against a pass, and a difference
-    /// traps.
+    /// the groups and each return to held groups is checked against a pass, the held list where
+    /// a burst starts, and a difference traps.
     walk_groups_checked,
     Shared64,
     false,

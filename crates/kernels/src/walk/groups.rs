@@ -409,7 +409,8 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
     /// The groups at `pos`, from a cover when a small one is known, else by a pass. The
     /// checked kernels (the self-test's) check each search against a pass, and trap where they
     /// differ; the search's result stands, so that held groups survive it as in a production
-    /// walk (and are checked where they are taken, [`Warp::check_held`]).
+    /// walk (and are checked where a burst starts, [`Warp::check_listed`], and where they are
+    /// taken, [`Warp::check_held`]).
     fn groups_at(&mut self, pos: Position) -> Found {
         let (memory, lane) = (self.pairing.memory, self.lane);
         let covering = self.pairing.cover.searchable(memory, pos, lane, self.k);
@@ -441,9 +442,10 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
     }
 
     /// The checked kernels' check, where a burst starts with groups held, that the table's list
-    /// still holds them: nothing writes the table between a burst's end and the next one's
-    /// start, so a production walk that takes them again draws from this list. Here, before any
-    /// search, so that every return is checked (a checked search's pass writes over the list).
+    /// still holds them: nothing writes the table from the list's writing at the held burst's
+    /// start to the next burst's start, so a production walk that takes them again draws from
+    /// this list. Here, before any search, so that every return is checked (a checked search's
+    /// pass writes over the list).
     #[inline(never)]
     fn check_listed(&mut self) {
         let mut listed = true;
