@@ -432,7 +432,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
                     self.orbit_flip(t, at_t, u, at_u, work);
                 } else {
                     // Weighed above if sparse: `flip` weighs nothing more.
-                    self.flip(t, u, pos, work, false);
+                    self.flip(t, u, pos, work);
                 }
             }
         }
@@ -472,14 +472,14 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     }
 
     /// Flips `t` and `u` at `pos`: core's flip at A on the terms seen from `pos`. A sparse
-    /// walker takes it by [`sparsity::takes`] where `weigh` (a sampled step weighed its pairs
-    /// beforehand, [`Warp::weigh_pairs`]).
-    fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work, weigh: bool) {
+    /// walker of a group kernel takes it by [`sparsity::takes`]; a sampling kernel's weighed
+    /// its pairs beforehand ([`Warp::weigh_pairs`]).
+    fn flip(&mut self, t: usize, u: usize, pos: Position, work: &mut Work) {
         let rotation = self.rotation(pos);
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
         let before = weight(&x) + weight(&y);
         moves::flip(&mut x, &mut y, Position::A);
-        if weigh && self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
+        if P::GROUPS && self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
             // Turned down, not missed: the pair was there, so no guess of a flipless scheme.
             self.failed = 0;
             self.st.since_reduction += 1;

@@ -288,7 +288,7 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
         }
         let (t, u) = if high & 1 != 0 { (u, t) } else { (t, u) };
         let before = self.st.rank;
-        self.flip(t, u, pos, work, true);
+        self.flip(t, u, pos, work);
         if self.st.rank != before {
             self.pairing.burst.left = 0;
             self.pairing.burst.drop_held();
@@ -381,14 +381,14 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
     /// pass uses (a pass of the walk drops the groups held; the self-test's passes are mended
     /// by [`Warp::check_held`]): a step draws its slot from the list.
     fn list_mated(&mut self) {
-        self.each_mated(|at, row| self.pairing.memory.set_entry(at, (row * 32 + self.lane) as usize));
+        self.each_mated(|at, slot| self.pairing.memory.set_entry(at, slot));
         warp::sync();
     }
 
-    /// Calls `f` with the place in the list that [`Warp::list_mated`] writes and the row of
-    /// each of this lane's mated slots (the slot is `row * 32 + lane`).
+    /// Calls `f` with the place in the list that [`Warp::list_mated`] writes and the slot, for
+    /// each of this lane's mated slots.
     #[inline(always)]
-    fn each_mated(&self, mut f: impl FnMut(u32, u32)) {
+    fn each_mated(&self, mut f: impl FnMut(u32, usize)) {
         let mated = self.pairing.burst.mated;
         let mut listed = 0;
         // Only the rows that hold a mated slot in some lane: near a record a burst has a few
@@ -400,7 +400,7 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
             let mine = mated & (1 << j) != 0;
             let row = ballot(mine);
             if mine {
-                f(listed + (row & lanes_below()).count_ones(), j);
+                f(listed + (row & lanes_below()).count_ones(), (j * 32 + self.lane) as usize);
             }
             listed += row.count_ones();
         }
@@ -449,7 +449,7 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
     #[inline(never)]
     fn check_listed(&mut self) {
         let mut listed = true;
-        self.each_mated(|at, row| listed &= self.pairing.memory.listed(at) == (row * 32 + self.lane) as usize);
+        self.each_mated(|at, slot| listed &= self.pairing.memory.listed(at) == slot);
         trap_unless(ballot(!listed) == 0);
     }
 
