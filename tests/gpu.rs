@@ -107,6 +107,9 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
                 "--backend",
                 backend,
             ])
+            // The fault in the search itself, not in a rung of its ladder (whose fault leaves
+            // the GPU unusable, so that `auto` opens the CPU engine for the search).
+            .args(["--ladder", "off"])
             .args(["--checkpoint-secs", "0.1", "--out"])
             .arg(dir.path().join(name))
             .env("FLIPGRAPH_GPU_TRAP", "3")
@@ -295,5 +298,51 @@ fn groups_find_the_flips_that_sampling_misses_near_a_record() {
             grouped > 2.0 * sampled,
             "{start}: flips per step {grouped} by groups, {sampled} by sampling"
         );
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "4",
+            "--backend",
+            "gpu",
+            "--time",
+            "20s",
+            "--json",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&done.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
+    assert_eq!(rung["shape"], "4x3x4", "{rung}");
+    let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
+    assert!(end["best_rank"].as_u64().unwrap() <= 49, "{end}");
+    for dir in [out.clone(), out.join("ladder/4x3x4")] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().unwrap().to_string_lossy().contains("-r") {
+                assert!(
+                    flipgraph(&["verify", path.to_str().unwrap()]).status.success(),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
     }
 }

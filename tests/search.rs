@@ -279,6 +279,53 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
 }
 
 #[test]
+fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    // 2x5x5 climbs from 2x4x5 (40 naive terms, best known 33), grown by a slice of 10 terms.
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "2x5x5",
+            "--ladder",
+            "on",
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+        ])
+        .args(["--seed", "3", "--time", "60", "--target-rank", "44", "--json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&done.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
+    assert_eq!(
+        (rung["shape"].as_str(), rung["from"].as_u64()),
+        (Some("2x4x5"), Some(40))
+    );
+    let rung_rank = rung["rank"].as_u64().unwrap() as usize;
+    assert!(rung_rank < 40, "{rung}");
+    // The search of 2x5x5 starts from the rung's best grown by 10 terms, far below naive's 50.
+    let first = events
+        .iter()
+        .find(|e| e["event"] == "improved")
+        .expect("an improvement");
+    assert_eq!(first["rank"].as_u64(), Some(rung_rank as u64 + 10), "{first}");
+    assert!(results(&out).iter().all(|p| !p.ends_with("2x5x5-r50.json")));
+    assert_results_whole(&out);
+    let rung_dir = out.join("ladder/2x4x5");
+    assert!(rung_dir.join(format!("2x4x5-r{rung_rank}.json")).exists());
+    assert_results_whole(&rung_dir);
+    assert!(text(&done).contains("target reached"), "{}", text(&done));
+}
+
+#[test]
 fn the_pool_keeps_as_many_ranks_as_pool_ranks_says() {
     let dir = tempfile::tempdir().unwrap();
     let ranks_kept = |pool_ranks: &str| {

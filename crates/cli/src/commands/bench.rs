@@ -561,6 +561,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
         ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
         ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
+        ("--ladder", e.ladder.map(|l| format!("{l:?}").to_lowercase())),
         (
             "--gpu-partners",
             e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),

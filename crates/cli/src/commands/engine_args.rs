@@ -13,6 +13,7 @@ use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
+use crate::search::ladder::Ladder;
 use crate::search::{Patience, Restarts};
 
 /// The engine's flags, shared by `search` and `bench`.
@@ -107,6 +108,11 @@ pub struct EngineArgs {
     /// best rank half the time and the others evenly. Three did better on the CPU on 7x7x7.
     #[arg(long, value_parser = at_least_one::<usize>)]
     pub pool_ranks: Option<usize>,
+    /// A search from the naive scheme (search, bench --time-to-rank): whether it climbs to its
+    /// shape from smaller ones, each rung's best scheme grown by a slice to start the next
+    /// (default auto). Never in symmetric walks or from cubes.
+    #[arg(long)]
+    pub ladder: Option<LadderArg>,
     /// Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint
     /// records).
     #[arg(long)]
@@ -234,6 +240,14 @@ impl EngineArgs {
             (None, false) => Restarts::Pool,
             (None, true) => Restarts::Independent,
         }
+    }
+
+    /// Whether a search of `shape` from its naive scheme climbs a ladder: as --ladder says, and
+    /// never in symmetric walks or from cubes (their starts are their own).
+    pub fn climbs(&self, shape: Shape) -> bool {
+        let plain = self.symmetry() == SymmetryArg::None && self.cubes.is_empty();
+        let ladder = self.ladder.map_or(Ladder::default(), Ladder::from);
+        plain && ladder != Ladder::Off && ladder.climbs(shape, self.spec().on_gpu())
     }
 
     /// Steps a walker may go without improving before it restarts: as given; with --cubes,
@@ -386,6 +400,15 @@ choices!(
     RestartsArg => Restarts {
         Pool => "pool", "From the pool, when it improves past them or their patience ends: walkers share what any finds";
         Independent => "independent", "From the start, when their patience ends: every walker is its own run (Moosbauer and Poole's way)";
+    }
+);
+
+choices!(
+    /// `--ladder`.
+    LadderArg => Ladder {
+        Auto => "auto", "On a GPU, shapes of 49 to 100 naive terms (4x4x4 to 4x5x5), where ladders were measured: 4x5x5 reached its best known 73 in seconds, which it never did from naive";
+        On => "on", "Every shape above 3x4x4 (48 naive terms), the foot of every ladder, on either engine";
+        Off => "off", "Start from the naive scheme";
     }
 );
 

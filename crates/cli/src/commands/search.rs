@@ -17,6 +17,7 @@ use super::engine_args::{parse_diagonal, EngineArgs, SymmetryArg};
 use crate::engine::{cores, Backend, EngineSpec, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::island::Island;
+use crate::search::ladder::Climb;
 use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::{si, Progress};
 use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
@@ -398,25 +399,50 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     let flags = engine_flags(args)?;
     let Begin {
         shape,
-        start,
+        mut start,
         out_dir,
         seed,
         target,
         best_known,
     } = begin(args, &flags, index, islands)?;
-    let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
-    let spec = match &place {
-        Some(place) => place.share(flags.spec_from(start_rank, args.from.is_some())),
-        None => flags.spec_from(start_rank, args.from.is_some()),
-    };
-    let mut engine = spec.open(shape)?;
     let resume = args.resume.is_some();
+    // Before the ladder, so that another search cannot take the folder meanwhile.
     let output = match index {
         0 => Output::open(&out_dir, args.formats.clone(), resume)?,
         _ => Output::open_island(&out_dir, index, resume)?,
     };
+    // A lone search from the naive scheme may climb to it (an island's start is the job's).
+    let mut climbs = place.is_none() && !resume && args.from.is_none() && flags.climbs(shape);
+    let climbed = Instant::now();
+    if climbs {
+        let climb = Climb {
+            spec: &|rank, given| flags.spec_from(rank, given),
+            seed,
+            deadline: args.time.map(|t| climbed + t),
+            out: Some(&out_dir.join("ladder")),
+            formats: args.formats.clone(),
+            json: args.json,
+            quiet: args.quiet,
+            process_start,
+        };
+        match climb.to(shape, stop) {
+            Ok(starts) => start.pool = starts,
+            // The search itself runs into the same fault and says what it does about it.
+            Err(e) => {
+                tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme");
+                climbs = false;
+            }
+        }
+    }
+    let given = args.from.is_some() || climbs;
+    let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
+    let spec = match &place {
+        Some(place) => place.share(flags.spec_from(start_rank, given)),
+        None => flags.spec_from(start_rank, given),
+    };
+    let mut engine = spec.open(shape)?;
     let config = SearchConfig {
-        time_limit: args.time,
+        time_limit: args.time.map(|t| t.saturating_sub(climbed.elapsed())),
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
         restarts: flags.restarts(),

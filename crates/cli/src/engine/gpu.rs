@@ -240,6 +240,11 @@ pub fn devices() -> Result<Vec<String>> {
         .collect()
 }
 
+/// Whether a GPU engine can open: the kernels are built in and the driver finds a device.
+pub fn usable() -> bool {
+    !PTX.is_empty() && devices().is_ok_and(|d| !d.is_empty())
+}
+
 pub struct GpuEngine {
     shape: Shape,
     stream: Arc<CudaStream>,

@@ -154,6 +154,16 @@ impl EngineSpec {
         }
     }
 
+    /// Whether [`EngineSpec::open`] walks plain schemes on a GPU: as the backend says, and with
+    /// `Auto` when one is usable.
+    pub fn on_gpu(&self) -> bool {
+        match self.backend {
+            Backend::Cpu => false,
+            Backend::Gpu => true,
+            Backend::Auto => gpu::usable(),
+        }
+    }
+
     /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
         if self.symmetry == Symmetry::None && self.fixed_terms == FixedTerms::Frozen {

@@ -4,6 +4,7 @@
 
 pub mod descent;
 pub mod island;
+pub mod ladder;
 pub mod output;
 mod pool;
 pub mod progress;
@@ -40,6 +41,9 @@ pub struct SearchConfig {
     /// Stop once a scheme of this rank or lower is found.
     pub target: usize,
     pub time_limit: Option<Duration>,
+    /// Stop (as at the time limit) once the best rank has gone this long without improving, or
+    /// as long as the search took to reach it if longer: a ladder's rungs end so.
+    pub stall_limit: Option<Duration>,
     pub seed: u64,
     /// Steps each walker takes between two looks of the driver, at most (a GPU's rounds by
     /// time have no limit: `u64::MAX`).
@@ -138,6 +142,7 @@ impl SearchConfig {
             shape,
             target,
             time_limit: None,
+            stall_limit: None,
             seed,
             steps_per_round,
             patience,
@@ -187,6 +192,8 @@ pub struct Summary {
     pub rejected: u64,
     /// The ranks reached below the best known rank (new records), best last.
     pub records: Vec<usize>,
+    /// Every scheme of the best rank the pool held at the end (`best` among them).
+    pub bests: Vec<Verified>,
 }
 
 /// Where a search starts: a fresh scheme, or a checkpoint.
@@ -277,9 +284,9 @@ pub struct Driver<'a> {
     engine: &'a mut dyn Engine,
     config: SearchConfig,
     pool: Pool,
-    /// The start scheme of the highest rank: a fraction of restarts walk from it again, which
-    /// brings new schemes into the pool when its lowest ranks hold only dead ends.
-    fresh: Verified,
+    /// The start schemes of the highest rank: a fraction of restarts walk from one of them
+    /// again, which brings new schemes into the pool when its lowest ranks hold only dead ends.
+    fresh: Vec<Verified>,
     output: Option<Output>,
     progress: Progress,
     rng: WyRand,
@@ -291,6 +298,8 @@ pub struct Driver<'a> {
     elapsed_before: Duration,
     rejected: u64,
     started: Instant,
+    /// When the best rank last improved (or the search started).
+    improved_at: Instant,
     process_start: Instant,
     /// Where the walkers stood after the last round.
     standing: Standing,
@@ -360,11 +369,12 @@ impl<'a> Driver<'a> {
             .map(|s| Verified::new(s).context("a start scheme is not valid"))
             .collect::<Result<Vec<_>>>()?;
         // At least one start scheme: the pool is never empty from here on.
-        let fresh = starts
+        let highest = starts
             .iter()
-            .max_by_key(|s| s.rank())
-            .cloned()
+            .map(|s| s.rank())
+            .max()
             .ok_or_else(|| anyhow::anyhow!("no start scheme"))?;
+        let fresh = starts.iter().filter(|s| s.rank() == highest).cloned().collect();
         for s in starts {
             pool.insert(s);
         }
@@ -401,6 +411,7 @@ impl<'a> Driver<'a> {
             elapsed_before: start.elapsed,
             rejected: 0,
             started: Instant::now(),
+            improved_at: Instant::now(),
             process_start,
             standing: Standing::default(),
             stalled: 0,
@@ -424,7 +435,13 @@ impl<'a> Driver<'a> {
         let independent = self.config.restarts == Restarts::Independent;
         let from_start = independent || self.rng.below(FRESH_RESTARTS) == 0;
         let scheme = if from_start {
-            self.fresh.clone()
+            // One draw only where there is a choice: a search from one scheme walks as before.
+            let i = if self.fresh.len() > 1 {
+                self.rng.below(self.fresh.len())
+            } else {
+                0
+            };
+            self.fresh[i].clone()
         } else {
             self.pool.pick(&mut self.rng).clone()
         };
@@ -513,6 +530,7 @@ impl<'a> Driver<'a> {
             stop: outcome,
             rejected: self.rejected,
             records: self.records,
+            bests: self.pool.lowest().to_vec(),
         })
     }
 
@@ -522,11 +540,19 @@ impl<'a> Driver<'a> {
             Some(Stop::Target)
         } else if stop.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
-        } else if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
+        } else if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) || self.stalled_out() {
             Some(Stop::TimeLimit)
         } else {
             None
         }
+    }
+
+    /// Whether the best rank has gone longer without improving than the stall limit allows.
+    fn stalled_out(&self) -> bool {
+        let took = self.improved_at.saturating_duration_since(self.started);
+        self.config
+            .stall_limit
+            .is_some_and(|least| self.improved_at.elapsed() >= least.max(took))
     }
 
     /// Shows the rates since `window` began; the event log takes a progress line every
@@ -631,6 +657,7 @@ impl<'a> Driver<'a> {
     /// Writes a new best scheme at once and reports it, with where the walk that found it
     /// began (`found_by`; none for a start scheme or another island's).
     fn record_best(&mut self, scheme: &Verified, found_by: Option<Origin>) -> Result<()> {
+        self.improved_at = Instant::now();
         if let Some(f) = &mut self.on_improvement {
             f(scheme);
         }

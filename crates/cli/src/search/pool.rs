@@ -158,6 +158,11 @@ impl Pool {
         self.by_rank.values().next().and_then(|l| l.schemes.first())
     }
 
+    /// The schemes of the lowest rank.
+    pub fn lowest(&self) -> &[Verified] {
+        self.by_rank.values().next().map_or(&[], |l| &l.schemes)
+    }
+
     /// All schemes, lowest rank first.
     pub fn iter(&self) -> impl Iterator<Item = &Verified> {
         self.by_rank.values().flat_map(|l| &l.schemes)

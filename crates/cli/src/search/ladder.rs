@@ -1,0 +1,313 @@
+//! Ladders: a search from the naive scheme of a shape climbs to it from smaller shapes. The
+//! smallest rung is searched from its naive scheme; each rung's best scheme, extended by the
+//! terms of one new slice (core's `algebra::extend`), starts the search of the next, and the
+//! last extension starts the search of the shape asked for.
+//!
+//! Why: a search from the naive scheme gathers its walkers in traps that a smaller shape's best
+//! scheme, grown, lies outside of. On one H100, 4x5x5 from naive never went below 74 in 6 runs
+//! of 9-10 minutes (76-77 in 5); climbing, it reached its best known 73 in 6 runs of 8 within
+//! 105 s (6.3 to 55 s; the other two, whose 4x4x5 rung ran out of time at 61, reached 74), and
+//! 4x4x4 reached 47 in a median of 2.1-2.2 s against 5.1-5.5 s from naive (10 runs each). Not
+//! everywhere: 3x4x5 reached 47 in 1.6-1.9 s in 3 runs of 5 and stalled at 48 in the other two
+//! (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the CPU to
+//! 47 within a second in every run, another to 50 at best. Arai, Ichikawa and Hukushima's
+//! adaptive flip graph and Wood's searches of larger formats grow schemes alike.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use flipgraph_core::algebra::{self, Dim};
+use flipgraph_core::formats::Format;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::scheme::IntScheme;
+use flipgraph_core::verify::Verified;
+use flipgraph_core::{Scheme, Shape};
+use serde_json::json;
+
+use super::output::Output;
+use super::progress::Progress;
+use super::{default_target, Driver, Patience, SearchConfig, Start, PATIENCE};
+use crate::engine::EngineSpec;
+
+/// Shapes of at most this many naive terms are searched from the naive scheme: the foot of
+/// every ladder (3x4x4, 48 terms, reaches its best known 38 in about half a second on an H100).
+pub const FOOT: usize = 48;
+
+/// The default (`--ladder auto`) climbs to shapes of at most this many naive terms (4x5x5),
+/// where ladders were measured; larger shapes start from the naive scheme unless asked.
+pub const AUTO_UP_TO: usize = 100;
+
+/// A rung stops once it has gone this long without a better scheme (or as long as it took to
+/// its last one, if longer): its best schemes by then start the next rung. (On an H100, 4x4x5
+/// climbed from 4x4x4 reached its best known 60 after 7.7, 43 and 50 s in 3 runs of 5, and a
+/// stall limit of 10 s cut one such rung at 62, from which 4x5x5 reached 74, not 73.)
+pub const RUNG_STALL: Duration = Duration::from_secs(60);
+
+/// The terms a new slice of dimension `grow` adds to `shape`: one for each entry of the
+/// other two dimensions.
+fn added_terms(shape: Shape, grow: Dim) -> usize {
+    let [n, m, p] = shape.dims();
+    match grow {
+        Dim::N => m * p,
+        Dim::M => n * p,
+        Dim::P => n * m,
+    }
+}
+
+/// The rung below `shape`: of the shapes one smaller in a dimension (each at least 2), the one
+/// whose best known rank plus the terms of the new slice is least, so that the climb starts
+/// lowest (ties: `m`, then `n`, then `p` shrinks; the shapes tied are alike up to symmetry,
+/// and [`grown`] grows every orientation anyway). None at the foot ([`FOOT`]).
+pub fn rung_below(shape: Shape) -> Option<Shape> {
+    let [n, m, p] = shape.dims();
+    if n * m * p <= FOOT {
+        return None;
+    }
+    let mut best: Option<(usize, Shape)> = None;
+    for grow in [Dim::M, Dim::N, Dim::P] {
+        let mut dims = [n, m, p];
+        let d = &mut dims[grow as usize];
+        if *d <= 2 {
+            continue;
+        }
+        *d -= 1;
+        let Ok(smaller) = Shape::new(dims[0], dims[1], dims[2]) else {
+            continue;
+        };
+        let Some(known) = best_known_rank(smaller) else {
+            continue;
+        };
+        let start = known + added_terms(smaller, grow);
+        if best.is_none_or(|(least, _)| start < least) {
+            best = Some((start, smaller));
+        }
+    }
+    best.map(|(_, rung)| rung)
+}
+
+/// The rungs below `shape`, the foot first; empty for a shape at the foot.
+pub fn rungs(shape: Shape) -> Vec<Shape> {
+    let mut rungs: Vec<Shape> = std::iter::successors(rung_below(shape), |&r| rung_below(r)).collect();
+    rungs.reverse();
+    rungs
+}
+
+/// Whether a search from the naive scheme climbs a ladder (`--ladder`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ladder {
+    /// On a GPU, where ladders were measured, for shapes of more than [`FOOT`] and at most
+    /// [`AUTO_UP_TO`] naive terms. Not on the CPU: its 32 walkers stalled at 50-51 from the
+    /// extensions of some rung schemes (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s,
+    /// against 10 of 10 from naive, median 2.4 s), though they reach 47, which they do not from
+    /// naive.
+    #[default]
+    Auto,
+    /// Every shape above the foot, on either engine.
+    On,
+    /// Never: the search starts from the naive scheme.
+    Off,
+}
+
+impl Ladder {
+    /// Whether a search of `shape` from its naive scheme climbs, on a GPU or not.
+    pub fn climbs(self, shape: Shape, on_gpu: bool) -> bool {
+        let [n, m, p] = shape.dims();
+        match self {
+            Ladder::Off => false,
+            Ladder::On => rung_below(shape).is_some(),
+            Ladder::Auto => on_gpu && n * m * p <= AUTO_UP_TO && rung_below(shape).is_some(),
+        }
+    }
+}
+
+/// Rung schemes grown into a ladder's next shape, at most this many (each in up to six
+/// orientations).
+pub const GROWN_SCHEMES: usize = 8;
+
+/// Every way `scheme` grows by one slice into `target`: each of its six orientations (the
+/// cyclic symmetry, with and without the transposition) whose shape grows into `target` in some
+/// dimension, grown so, verified. Which orientation descends best differs from scheme to scheme
+/// (4x4x4 from one 3x4x4 rank 38 on the CPU: 47 in 3.5 s in one of six, 50-51 in 8 s in the
+/// others), so the search above takes them all and its pool follows the lineage that descends.
+pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
+    let plain = IntScheme::from_f2(scheme);
+    let turned = algebra::transpose_scheme(&plain);
+    let mut orientations = Vec::new();
+    for first in [plain, turned] {
+        let once = algebra::rotate(&first);
+        let twice = algebra::rotate(&once);
+        orientations.extend([first, once, twice]);
+    }
+    let mut out = Vec::new();
+    for o in &orientations {
+        for dim in [Dim::M, Dim::N, Dim::P] {
+            let [n, m, p] = o.shape.dims();
+            let mut dims = [n, m, p];
+            dims[dim as usize] += 1;
+            if target.dims() != dims {
+                continue;
+            }
+            let grown = algebra::extend(o, dim).context("cannot extend the scheme")?;
+            out.push(Verified::new(grown.mod2()).context("an extended scheme failed verification")?);
+        }
+    }
+    Ok(out)
+}
+
+/// How the rungs of a ladder are searched.
+pub struct Climb<'a> {
+    /// The engine for a rung whose start has this rank; `true` for an extended start, which
+    /// walks as a given scheme does (`--from`).
+    pub spec: &'a dyn Fn(usize, bool) -> EngineSpec,
+    pub seed: u64,
+    /// When the whole search must end: each rung takes at most half the time left.
+    pub deadline: Option<Instant>,
+    /// Where each rung writes its results and checkpoints (`DIR/SHAPE`); none: nowhere.
+    pub out: Option<&'a Path>,
+    /// The formats of the rungs' result files.
+    pub formats: Vec<Format>,
+    pub json: bool,
+    pub quiet: bool,
+    pub process_start: Instant,
+}
+
+impl Climb<'_> {
+    /// Climbs the rungs below `shape` and returns the starts of its search: the last rung's
+    /// best schemes ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). A rung
+    /// cut short by `stop` still hands on its best.
+    pub fn to(&self, shape: Shape, stop: &AtomicBool) -> Result<Vec<Scheme>> {
+        let rungs = rungs(shape);
+        let foot = rungs
+            .first()
+            .context("a shape at the foot of the ladder has no rungs")?;
+        let mut starts = vec![Scheme::naive(*foot)];
+        let mut given = false;
+        for (i, &rung) in rungs.iter().enumerate() {
+            let above = rungs.get(i + 1).copied().unwrap_or(shape);
+            let bests = self.search_rung(rung, starts, given, stop)?;
+            starts = Vec::new();
+            for best in bests.iter().take(GROWN_SCHEMES) {
+                starts.extend(grown(best, above)?.into_iter().map(Verified::into_scheme));
+            }
+            given = true;
+        }
+        Ok(starts)
+    }
+
+    /// Searches one rung from `starts` to its best known rank, a stall, half the time left or
+    /// a stop, and returns the schemes of the best rank it reached.
+    fn search_rung(&self, shape: Shape, starts: Vec<Scheme>, given: bool, stop: &AtomicBool) -> Result<Vec<Verified>> {
+        let from = starts.iter().map(Scheme::rank).max().unwrap_or(0);
+        let spec = (self.spec)(from, given);
+        let mut engine = spec.open(shape)?;
+        let time_limit = self.deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
+        let target = default_target(best_known_rank(shape), from);
+        let config = SearchConfig {
+            time_limit,
+            stall_limit: Some(RUNG_STALL),
+            sparsity: spec.sparsity,
+            partners: spec.gpu_partners,
+            ..SearchConfig::new(
+                shape,
+                target,
+                self.seed,
+                spec.steps_per_round(engine.timed_rounds()),
+                Patience::Growing(PATIENCE),
+            )
+        };
+        let output = match self.out {
+            // A rung's folder is written over by the next search into the same --out.
+            Some(dir) => Some(Output::open(&dir.join(shape.to_string()), self.formats.clone(), true)?),
+            None => None,
+        };
+        let began = Instant::now();
+        // The rungs speak on the status line only; --json reports each rung's end below.
+        let progress = Progress::new(false, self.quiet || self.json);
+        let start = Start {
+            pool: starts,
+            ..Start::from_scheme(Scheme::naive(shape))
+        };
+        let driver = Driver::new(engine.as_mut(), config, start, output, progress, self.process_start)?;
+        let summary = driver.run(stop)?;
+        let rank = summary.best.rank();
+        let secs = began.elapsed().as_secs_f64();
+        tracing::info!("ladder: {shape} from rank {from} to {rank} in {secs:.2}s");
+        if self.json {
+            let event = json!({
+                "event": "rung", "shape": shape.to_string(), "from": from, "rank": rank,
+                "seconds": secs, "t": self.process_start.elapsed().as_secs_f64(),
+            });
+            println!("{event}");
+        }
+        Ok(summary.bests)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flipgraph_core::verify::verify;
+
+    fn shape(s: &str) -> Shape {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_rungs_start_lowest() {
+        // 4x5x5: 4x4x5 (60) and 20 terms, against 3x5x5 (58) and 25.
+        assert_eq!(rung_below(shape("4x5x5")), Some(shape("4x4x5")));
+        // 4x4x5: 4x4x4's 47 and 16 terms, against 3x4x5's or 4x3x5's 47 and 20.
+        assert_eq!(rung_below(shape("4x4x5")), Some(shape("4x4x4")));
+        assert_eq!(rung_below(shape("4x4x4")), Some(shape("4x3x4")));
+        assert_eq!(rung_below(shape("4x3x4")), None, "48 terms: the foot");
+        assert_eq!(rungs(shape("4x5x5")), [shape("4x3x4"), shape("4x4x4"), shape("4x4x5")]);
+        assert!(rungs(shape("3x3x3")).is_empty());
+    }
+
+    #[test]
+    fn no_rung_has_a_dimension_below_two() {
+        for s in ["2x8x8", "2x2x8", "8x8x8", "3x8x8"] {
+            for rung in rungs(shape(s)) {
+                assert!(rung.dims().iter().all(|&d| d >= 2), "{s}: {rung:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_climbs_only_where_ladders_were_measured() {
+        assert!(Ladder::Auto.climbs(shape("4x4x4"), true));
+        assert!(Ladder::Auto.climbs(shape("4x5x5"), true));
+        assert!(!Ladder::Auto.climbs(shape("4x4x4"), false), "not on the CPU");
+        assert!(!Ladder::Auto.climbs(shape("3x4x4"), true), "the foot");
+        assert!(!Ladder::Auto.climbs(shape("5x5x5"), true));
+        assert!(Ladder::On.climbs(shape("5x5x5"), false));
+        assert!(!Ladder::On.climbs(shape("3x4x4"), true));
+        assert!(!Ladder::Off.climbs(shape("4x4x4"), true));
+    }
+
+    #[test]
+    fn every_orientation_that_grows_into_the_target_is_grown_and_valid() {
+        let laderman = flipgraph_core::formats::read_path(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/3x3x3-r23-laderman.m"
+        )))
+        .unwrap()
+        .f2();
+        let target = shape("3x4x3");
+        let all = grown(&laderman, target).unwrap();
+        // Six orientations of a 3x3x3 scheme, each grown in m.
+        assert_eq!(all.len(), 6);
+        for g in &all {
+            assert_eq!((g.shape(), g.rank()), (target, 23 + 9));
+            assert!(verify(g).is_ok());
+        }
+        let distinct: std::collections::HashSet<_> = all.iter().map(|g| super::super::pool::key(g)).collect();
+        assert!(distinct.len() > 1, "the orientations grow into different schemes");
+        assert!(
+            grown(&laderman, shape("4x4x3")).unwrap().is_empty(),
+            "not one slice away"
+        );
+    }
+}
