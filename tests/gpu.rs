@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bin, flipgraph, json_of, text};
+use common::{assert_results_verify, bin, flipgraph, json_lines, json_of, text};
 
 /// The rows of a 2-second `bench --backend gpu --json` with `args` (what to measure and how),
 /// with `CUDA_VISIBLE_DEVICES` set when given.
@@ -126,16 +126,7 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
         "{}",
         text(&auto)
     );
-    for entry in std::fs::read_dir(dir.path().join("auto")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.file_name().unwrap().to_string_lossy().contains("-r") {
-            assert!(
-                flipgraph(&["verify", path.to_str().unwrap()]).status.success(),
-                "{}",
-                path.display()
-            );
-        }
-    }
+    assert_results_verify(&dir.path().join("auto"));
 }
 
 #[test]
@@ -325,24 +316,11 @@ fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
         .output()
         .unwrap();
     assert!(done.status.success(), "{}", text(&done));
-    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&done.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let events = json_lines(&done);
     let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
     assert_eq!(rung["shape"], "4x3x4", "{rung}");
     let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
     assert!(end["best_rank"].as_u64().unwrap() <= 49, "{end}");
-    for dir in [out.clone(), out.join("ladder/4x3x4")] {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.file_name().unwrap().to_string_lossy().contains("-r") {
-                assert!(
-                    flipgraph(&["verify", path.to_str().unwrap()]).status.success(),
-                    "{}",
-                    path.display()
-                );
-            }
-        }
-    }
+    assert_results_verify(&out);
+    assert_results_verify(&out.join("ladder/4x3x4"));
 }

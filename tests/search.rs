@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, text};
+use common::{bin, json_lines, text};
 
 /// The result files (one per rank reached) of an output folder.
 fn results(dir: &Path) -> Vec<PathBuf> {
@@ -300,10 +300,7 @@ fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
         .output()
         .unwrap();
     assert!(done.status.success(), "{}", text(&done));
-    let events: Vec<serde_json::Value> = String::from_utf8_lossy(&done.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let events = json_lines(&done);
     let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
     assert_eq!(
         (rung["shape"].as_str(), rung["from"].as_u64()),

@@ -28,3 +28,25 @@ pub fn json_of(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(out));
     serde_json::from_slice(&out.stdout).expect("JSON on standard output")
 }
+
+/// The JSON lines `out` printed on standard output (`--json`), skipping any other line.
+pub fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Asserts that every result file (`SHAPE-rRANK.*`) in `dir` verifies.
+pub fn assert_results_verify(dir: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_string_lossy().contains("-r") {
+            assert!(
+                flipgraph(&["verify", path.to_str().unwrap()]).status.success(),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}

@@ -25,7 +25,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::Scheme;
 
 use super::progress::Progress;
-use super::{default_target, Driver, OnImprovement, Patience, SearchConfig, Start, Summary, PATIENCE};
+use super::{default_target, Driver, OnImprovement, SearchConfig, Start, Summary};
 use crate::engine::{Backend, EngineSpec};
 
 /// A search from one scheme down to a target rank, set up by its builder methods.
@@ -109,13 +109,7 @@ impl<'a> Descent<'a> {
         let mut engine = spec.open(shape)?;
         let config = SearchConfig {
             time_limit: self.time_limit,
-            ..SearchConfig::new(
-                shape,
-                target,
-                self.seed,
-                spec.steps_per_round(engine.timed_rounds()),
-                Patience::Growing(PATIENCE),
-            )
+            ..SearchConfig::on_engine(shape, target, self.seed, &spec, engine.as_ref())
         };
         let start = Start::from_scheme(self.start);
         let quiet = Progress::new(false, true);

@@ -28,7 +28,7 @@ use serde_json::json;
 
 use super::output::Output;
 use super::progress::Progress;
-use super::{default_target, Driver, Patience, SearchConfig, Start, PATIENCE};
+use super::{default_target, Driver, SearchConfig, Start};
 use crate::engine::EngineSpec;
 
 /// Shapes of at most this many naive terms are searched from the naive scheme: the foot of
@@ -209,13 +209,7 @@ impl Climb<'_> {
             stall_limit: Some(RUNG_STALL),
             sparsity: spec.sparsity,
             partners: spec.gpu_partners,
-            ..SearchConfig::new(
-                shape,
-                target,
-                self.seed,
-                spec.steps_per_round(engine.timed_rounds()),
-                Patience::Growing(PATIENCE),
-            )
+            ..SearchConfig::on_engine(shape, target, self.seed, &spec, engine.as_ref())
         };
         let output = match self.out {
             // A rung's folder is written over by the next search into the same --out.

@@ -26,7 +26,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use crate::engine::{Engine, WalkerStatus};
+use crate::engine::{Engine, EngineSpec, WalkerStatus};
 use island::Island;
 use output::{symmetric_name, Checkpoint, Output};
 use pool::Pool;
@@ -156,6 +156,15 @@ impl SearchConfig {
             sparsity: Sparsity::default(),
             partners: Partners::Sample,
         }
+    }
+}
+
+impl SearchConfig {
+    /// A search of `shape` down to `target` as `flipgraph search` runs one on `engine` (opened
+    /// from `spec`): its rounds, growing patience, the default pool.
+    pub fn on_engine(shape: Shape, target: usize, seed: u64, spec: &EngineSpec, engine: &dyn Engine) -> SearchConfig {
+        let steps = spec.steps_per_round(engine.timed_rounds());
+        SearchConfig::new(shape, target, seed, steps, Patience::Growing(PATIENCE))
     }
 }
 
