@@ -618,6 +618,7 @@ mod tests {
             engine(&["--backend", "cpu", "--symmetry", "c3"]),
             engine(&["--symmetry", "none", "--patience", "9", "--sparse", "off"]),
             engine(&["--sparse", "all"]),
+            engine(&["--ladder", "off"]),
             engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         ] {
             let passed = engine(&engine_flags(&given));

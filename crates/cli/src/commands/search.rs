@@ -406,19 +406,23 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         best_known,
     } = begin(args, &flags, index, islands)?;
     let resume = args.resume.is_some();
-    // Before the ladder, so that another search cannot take the folder meanwhile.
-    let output = match index {
-        0 => Output::open(&out_dir, args.formats.clone(), resume)?,
-        _ => Output::open_island(&out_dir, index, resume)?,
+    let open_output = || match index {
+        0 => Output::open(&out_dir, args.formats.clone(), resume),
+        _ => Output::open_island(&out_dir, index, resume),
     };
     // A lone search from the naive scheme may climb to it (an island's start is the job's).
-    let mut climbs = place.is_none() && !resume && args.from.is_none() && flags.climbs(shape);
-    let climbed = Instant::now();
+    let climbs = place.is_none() && !resume && args.from.is_none() && flags.climbs(shape);
+    let mut climbed = Duration::ZERO;
+    let mut output = None;
+    let mut grown = false;
     if climbs {
+        // Before the ladder, so that another search cannot take the folder meanwhile.
+        output = Some(open_output()?);
+        let began = Instant::now();
         let climb = Climb {
             spec: &|rank, given| flags.spec_from(rank, given),
             seed,
-            deadline: args.time.map(|t| climbed + t),
+            deadline: args.time.map(|t| began + t),
             out: Some(&out_dir.join("ladder")),
             formats: args.formats.clone(),
             json: args.json,
@@ -426,23 +430,26 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
             process_start,
         };
         match climb.to(shape, stop) {
-            Ok(starts) => start.pool = starts,
+            Ok(Some(starts)) => (start.pool, grown) = (starts, true),
+            Ok(None) => tracing::info!("the ladder was cut short; searching {shape} from the naive scheme"),
             // The search itself runs into the same fault and says what it does about it.
-            Err(e) => {
-                tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme");
-                climbs = false;
-            }
+            Err(e) => tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme"),
         }
+        climbed = began.elapsed();
     }
-    let given = args.from.is_some() || climbs;
+    let given = args.from.is_some() || grown;
     let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
         Some(place) => place.share(flags.spec_from(start_rank, given)),
         None => flags.spec_from(start_rank, given),
     };
     let mut engine = spec.open(shape)?;
+    let output = match output {
+        Some(output) => output,
+        None => open_output()?,
+    };
     let config = SearchConfig {
-        time_limit: args.time.map(|t| t.saturating_sub(climbed.elapsed())),
+        time_limit: args.time.map(|t| t.saturating_sub(climbed)),
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
         restarts: flags.restarts(),

@@ -4,17 +4,17 @@
 //! last extension starts the search of the shape asked for.
 //!
 //! Why: a search from the naive scheme gathers its walkers in traps that a smaller shape's best
-//! scheme, grown, lies outside of. On one H100, 4x5x5 from naive never went below 74 in 6 runs
-//! of 9-10 minutes (76-77 in 5); climbing, it reached its best known 73 in 6 runs of 8 within
-//! 105 s (6.3 to 55 s; the other two, whose 4x4x5 rung ran out of time at 61, reached 74), and
-//! 4x4x4 reached 47 in a median of 2.1-2.2 s against 5.1-5.5 s from naive (10 runs each). Not
-//! everywhere: 3x4x5 reached 47 in 1.6-1.9 s in 3 runs of 5 and stalled at 48 in the other two
-//! (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the CPU to
-//! 47 within a second in every run, another to 50 at best. Arai, Ichikawa and Hukushima's
-//! adaptive flip graph and Wood's searches of larger formats grow schemes alike.
+//! scheme, grown, lies outside of. 4x5x5 from naive never went below 74 in 6 runs of 9-10
+//! minutes (76-77 in 5; H100s and an H200); climbing, on one H100, it reached its best known 73
+//! within 105 s in 9 runs of 11 (6.3 to 57 s), and 4x4x4 reached 47 in a median of 2.1-2.7 s
+//! against 5.1-5.5 s from naive (10 runs each). 3x4x5 reached 47 in 4 runs of 5 and stalled at
+//! 48 in one (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the
+//! CPU to 47 within a second in every run, another to 50 at best; so a rung gathers several
+//! schemes of its target ([`GROWN_SCHEMES`]) and grows each in every orientation. Arai, Ichikawa
+//! and Hukushima's adaptive flip graph and Wood's searches of larger formats grow schemes alike.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -31,12 +31,13 @@ use super::progress::Progress;
 use super::{default_target, Driver, SearchConfig, Start};
 use crate::engine::EngineSpec;
 
-/// Shapes of at most this many naive terms are searched from the naive scheme: the foot of
-/// every ladder (3x4x4, 48 terms, reaches its best known 38 in about half a second on an H100).
+/// Shapes of at most this many naive terms are searched from the naive scheme: a ladder's foot
+/// (such as 3x4x4, 48 terms, which reaches its best known 38 in about half a second on an H100).
 pub const FOOT: usize = 48;
 
-/// The default (`--ladder auto`) climbs to shapes of at most this many naive terms (4x5x5),
-/// where ladders were measured; larger shapes start from the naive scheme unless asked.
+/// The default (`--ladder auto`) climbs to shapes of at most this many naive terms (4x5x5; it
+/// was measured on 4x4x4, 3x4x5, 4x4x5 and 4x5x5); larger shapes start from the naive scheme
+/// unless asked.
 pub const AUTO_UP_TO: usize = 100;
 
 /// A rung stops once it has gone this long without a better scheme (or as long as it took to
@@ -97,8 +98,7 @@ pub fn rungs(shape: Shape) -> Vec<Shape> {
 /// Whether a search from the naive scheme climbs a ladder (`--ladder`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ladder {
-    /// On a GPU, where ladders were measured, for shapes of more than [`FOOT`] and at most
-    /// [`AUTO_UP_TO`] naive terms. Not on the CPU: its 32 walkers stalled at 50-51 from the
+    /// On a GPU, for shapes of more than [`FOOT`] and at most [`AUTO_UP_TO`] naive terms. Not on the CPU: its 32 walkers stalled at 50-51 from the
     /// extensions of some rung schemes (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s,
     /// against 10 of 10 from naive, median 2.4 s), though they reach 47, which they do not from
     /// naive.
@@ -111,19 +111,22 @@ pub enum Ladder {
 }
 
 impl Ladder {
-    /// Whether a search of `shape` from its naive scheme climbs, on a GPU or not.
-    pub fn climbs(self, shape: Shape, on_gpu: bool) -> bool {
+    /// Whether a search of `shape` from its naive scheme climbs; `on_gpu` says whether it walks
+    /// on a GPU (asked only where that decides: it may open the driver).
+    pub fn climbs(self, shape: Shape, on_gpu: impl FnOnce() -> bool) -> bool {
         let [n, m, p] = shape.dims();
         match self {
             Ladder::Off => false,
             Ladder::On => rung_below(shape).is_some(),
-            Ladder::Auto => on_gpu && n * m * p <= AUTO_UP_TO && rung_below(shape).is_some(),
+            Ladder::Auto => n * m * p <= AUTO_UP_TO && rung_below(shape).is_some() && on_gpu(),
         }
     }
 }
 
-/// Rung schemes grown into a ladder's next shape, at most this many (each in up to six
-/// orientations).
+/// Schemes of its target a rung gathers (waiting at most as long again as it took to reach it)
+/// and grows into the next shape, each in up to six orientations. (H100: 3x4x5 to 47 in 4 runs
+/// of 5 with 8, in 3 of 5 with the first scheme alone; 4x4x4 to 47 a median of 2.65 s against
+/// 2.05 s; 4x5x5 reached 73 in the two runs of 3 that had stalled at 74 without.)
 pub const GROWN_SCHEMES: usize = 8;
 
 /// Every way `scheme` grows by one slice into `target`: each of its six orientations (the
@@ -161,6 +164,7 @@ pub struct Climb<'a> {
     /// The engine for a rung whose start has this rank; `true` for an extended start, which
     /// walks as a given scheme does (`--from`).
     pub spec: &'a dyn Fn(usize, bool) -> EngineSpec,
+    /// The seed of every rung's walkers.
     pub seed: u64,
     /// When the whole search must end: each rung takes at most half the time left.
     pub deadline: Option<Instant>,
@@ -168,16 +172,20 @@ pub struct Climb<'a> {
     pub out: Option<&'a Path>,
     /// The formats of the rungs' result files.
     pub formats: Vec<Format>,
+    /// Whether each rung's end is reported as a `rung` event on standard output.
     pub json: bool,
+    /// No status line or log of the rungs' progress.
     pub quiet: bool,
+    /// When the process started: events' times count from it.
     pub process_start: Instant,
 }
 
 impl Climb<'_> {
     /// Climbs the rungs below `shape` and returns the starts of its search: the last rung's
-    /// best schemes ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). A rung
-    /// cut short by `stop` still hands on its best.
-    pub fn to(&self, shape: Shape, stop: &AtomicBool) -> Result<Vec<Scheme>> {
+    /// best schemes ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). None
+    /// when `stop` is set or the time is up before the last rung ends: the search then starts
+    /// from the naive scheme (the rungs' results stay in their folders).
+    pub fn to(&self, shape: Shape, stop: &AtomicBool) -> Result<Option<Vec<Scheme>>> {
         let rungs = rungs(shape);
         let foot = rungs
             .first()
@@ -185,6 +193,9 @@ impl Climb<'_> {
         let mut starts = vec![Scheme::naive(*foot)];
         let mut given = false;
         for (i, &rung) in rungs.iter().enumerate() {
+            if self.cut_short(stop) {
+                return Ok(None);
+            }
             let above = rungs.get(i + 1).copied().unwrap_or(shape);
             let bests = self.search_rung(rung, starts, given, stop)?;
             starts = Vec::new();
@@ -193,7 +204,12 @@ impl Climb<'_> {
             }
             given = true;
         }
-        Ok(starts)
+        Ok((!self.cut_short(stop)).then_some(starts))
+    }
+
+    /// Whether the climb must end now: a stop, or no time left.
+    fn cut_short(&self, stop: &AtomicBool) -> bool {
+        stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Searches one rung from `starts` to its best known rank, a stall, half the time left or
@@ -207,17 +223,18 @@ impl Climb<'_> {
         let config = SearchConfig {
             time_limit,
             stall_limit: Some(RUNG_STALL),
+            gather: GROWN_SCHEMES,
             sparsity: spec.sparsity,
             partners: spec.gpu_partners,
             ..SearchConfig::on_engine(shape, target, self.seed, &spec, engine.as_ref())
         };
         let output = match self.out {
-            // A rung's folder is written over by the next search into the same --out.
+            // Taken over (as a resume would) by the next search into the same --out.
             Some(dir) => Some(Output::open(&dir.join(shape.to_string()), self.formats.clone(), true)?),
             None => None,
         };
         let began = Instant::now();
-        // The rungs speak on the status line only; --json reports each rung's end below.
+        // Progress on the status line or the log; with --json, only each rung's end (below).
         let progress = Progress::new(false, self.quiet || self.json);
         let start = Start {
             pool: starts,
@@ -271,14 +288,15 @@ mod tests {
 
     #[test]
     fn the_default_climbs_only_where_ladders_were_measured() {
-        assert!(Ladder::Auto.climbs(shape("4x4x4"), true));
-        assert!(Ladder::Auto.climbs(shape("4x5x5"), true));
-        assert!(!Ladder::Auto.climbs(shape("4x4x4"), false), "not on the CPU");
-        assert!(!Ladder::Auto.climbs(shape("3x4x4"), true), "the foot");
-        assert!(!Ladder::Auto.climbs(shape("5x5x5"), true));
-        assert!(Ladder::On.climbs(shape("5x5x5"), false));
-        assert!(!Ladder::On.climbs(shape("3x4x4"), true));
-        assert!(!Ladder::Off.climbs(shape("4x4x4"), true));
+        assert!(Ladder::Auto.climbs(shape("4x4x4"), || true));
+        assert!(Ladder::Auto.climbs(shape("4x5x5"), || true));
+        assert!(!Ladder::Auto.climbs(shape("4x4x4"), || false), "not on the CPU");
+        assert!(!Ladder::Auto.climbs(shape("3x4x4"), || true), "the foot");
+        assert!(!Ladder::Auto.climbs(shape("5x5x5"), || true));
+        assert!(Ladder::On.climbs(shape("5x5x5"), || false));
+        assert!(!Ladder::On.climbs(shape("3x4x4"), || true));
+        assert!(!Ladder::Off.climbs(shape("4x4x4"), || true));
+        assert!(!Ladder::Auto.climbs(shape("7x7x7"), || panic!("the GPU is not asked about 7x7x7")));
     }
 
     #[test]

@@ -44,6 +44,10 @@ pub struct SearchConfig {
     /// Stop (as at the time limit) once the best rank has gone this long without improving, or
     /// as long as the search took to reach it if longer: a ladder's rungs end so.
     pub stall_limit: Option<Duration>,
+    /// Schemes of the target rank to gather before the search stops there, waiting at most as
+    /// long again as it took to reach it (1: stop at the first): a ladder's rungs hand on
+    /// several, since some grow into dead ends.
+    pub gather: usize,
     pub seed: u64,
     /// Steps each walker takes between two looks of the driver, at most (a GPU's rounds by
     /// time have no limit: `u64::MAX`).
@@ -143,6 +147,7 @@ impl SearchConfig {
             target,
             time_limit: None,
             stall_limit: None,
+            gather: 1,
             seed,
             steps_per_round,
             patience,
@@ -545,7 +550,7 @@ impl<'a> Driver<'a> {
 
     /// Why the search should stop now, if it should.
     fn stop_reason(&self, stop: &AtomicBool) -> Option<Stop> {
-        if self.pool.best_rank().is_some_and(|r| r <= self.config.target) {
+        if self.pool.best_rank().is_some_and(|r| r <= self.config.target) && self.gathered() {
             Some(Stop::Target)
         } else if stop.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
@@ -554,6 +559,13 @@ impl<'a> Driver<'a> {
         } else {
             None
         }
+    }
+
+    /// Whether the search, at its target, holds enough schemes of its best rank or has waited
+    /// for them as long as it took to get there.
+    fn gathered(&self) -> bool {
+        let took = self.improved_at.saturating_duration_since(self.started);
+        self.pool.lowest().len() >= self.config.gather || self.improved_at.elapsed() >= took
     }
 
     /// Whether the best rank has gone longer without improving than the stall limit allows.
