@@ -6,7 +6,7 @@
 //! Why: a search from the naive scheme gathers its walkers in traps that a smaller shape's best
 //! scheme, grown, lies outside of. 4x5x5 from naive never went below 74 in 6 runs of 9-10
 //! minutes (76-77 in 5; H100s and an H200); climbing, on one H100, it reached its best known 73
-//! within 105 s in 9 runs of 11 (6.3 to 57 s), and 4x4x4 reached 47 in a median of 2.1-2.7 s
+//! within 105 s in 9 runs of 11 (6.3 to 57 s), and 4x4x4 reached 47 in a median of 2.1-2.8 s
 //! against 5.1-5.5 s from naive (10 runs each). 3x4x5 reached 47 in 4 runs of 5 and stalled at
 //! 48 in one (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the
 //! CPU to 47 within a second in every run, another to 50 at best; so a rung gathers several
@@ -98,10 +98,10 @@ pub fn rungs(shape: Shape) -> Vec<Shape> {
 /// Whether a search from the naive scheme climbs a ladder (`--ladder`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ladder {
-    /// On a GPU, for shapes of more than [`FOOT`] and at most [`AUTO_UP_TO`] naive terms. Not on the CPU: its 32 walkers stalled at 50-51 from the
-    /// extensions of some rung schemes (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s,
-    /// against 10 of 10 from naive, median 2.4 s), though they reach 47, which they do not from
-    /// naive.
+    /// On a GPU, for shapes of more than [`FOOT`] and at most [`AUTO_UP_TO`] naive terms. Not
+    /// on the CPU: its 32 walkers stalled at 50-51 from the extensions of some rung schemes
+    /// (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s, against 10 of 10 from naive, median
+    /// 2.4 s), though they reach 47, which they do not from naive.
     #[default]
     Auto,
     /// Every shape above the foot, on either engine.
