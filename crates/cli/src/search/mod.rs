@@ -162,9 +162,7 @@ impl SearchConfig {
             partners: Partners::Sample,
         }
     }
-}
 
-impl SearchConfig {
     /// A search of `shape` down to `target` as `flipgraph search` runs one on `engine` (opened
     /// from `spec`): its rounds, growing patience, the default pool.
     pub fn on_engine(shape: Shape, target: usize, seed: u64, spec: &EngineSpec, engine: &dyn Engine) -> SearchConfig {
@@ -564,16 +562,19 @@ impl<'a> Driver<'a> {
     /// Whether the search, at its target, holds enough schemes of its best rank or has waited
     /// for them as long as it took to get there.
     fn gathered(&self) -> bool {
-        let took = self.improved_at.saturating_duration_since(self.started);
-        self.pool.lowest().len() >= self.config.gather || self.improved_at.elapsed() >= took
+        self.pool.lowest().len() >= self.config.gather || self.quiet_for(Duration::ZERO)
     }
 
     /// Whether the best rank has gone longer without improving than the stall limit allows.
     fn stalled_out(&self) -> bool {
+        self.config.stall_limit.is_some_and(|least| self.quiet_for(least))
+    }
+
+    /// Whether the best rank has gone without improving for `least`, and for at least as long
+    /// as the search took to reach it.
+    fn quiet_for(&self, least: Duration) -> bool {
         let took = self.improved_at.saturating_duration_since(self.started);
-        self.config
-            .stall_limit
-            .is_some_and(|least| self.improved_at.elapsed() >= least.max(took))
+        self.improved_at.elapsed() >= least.max(took)
     }
 
     /// Shows the rates since `window` began; the event log takes a progress line every
