@@ -4,7 +4,8 @@
 //! nothing found lost:
 //! - kills at random instants: `a_hundred_random_kills_never_leave_a_bad_file` (100 SIGKILLs per
 //!   run), `a_killed_search_loses_nothing_and_resumes`,
-//!   `a_search_killed_before_its_first_timed_checkpoint_resumes_from_its_best`;
+//!   `a_search_killed_before_its_first_timed_checkpoint_resumes_from_its_best`,
+//!   `a_search_killed_during_its_climb_climbs_again_on_resume`;
 //! - a full disk (writes fail with ENOSPC after N, through the `FLIPGRAPH_DISK_FULL_AFTER` hook):
 //!   `a_full_disk_loses_nothing_found_and_the_search_resumes_from_the_last_good_checkpoint`;
 //! - a read-only or blocked folder: `an_unwritable_output_folder_is_a_clear_error`,
@@ -276,29 +277,56 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
         .unwrap();
     assert!(!wrong.status.success());
     assert!(text(&wrong).contains("does not match"), "{}", text(&wrong));
+    // A ladder climbs from the naive scheme: with a given start it is refused, not ignored.
+    let climbing = bin()
+        .args(["search", "--ladder", "on", "--from"])
+        .arg(&laderman)
+        .output()
+        .unwrap();
+    assert_eq!(climbing.status.code(), Some(1), "{}", text(&climbing));
+    assert!(
+        text(&climbing).contains("--ladder on climbs from the naive scheme"),
+        "{}",
+        text(&climbing)
+    );
+}
+
+/// `flipgraph search` of 2x5x5 on the CPU, climbing from 2x4x5 (40 naive terms, best known 33;
+/// a slice of 2x5x5 adds 10 terms) to rank 44 within a minute, into `out`, with `extra` flags.
+fn climb_2x5x5(out: &Path, extra: &[&str]) -> Command {
+    let mut cmd = bin();
+    cmd.args([
+        "search",
+        "--size",
+        "2x5x5",
+        "--ladder",
+        "on",
+        "--backend",
+        "cpu",
+        "--threads",
+        "2",
+    ])
+    .args(["--seed", "3", "--time", "60", "--target-rank", "44"])
+    .args(extra)
+    .arg("--out")
+    .arg(out);
+    cmd
+}
+
+/// The events of `out`'s event log.
+fn logged_events(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
 fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    // 2x5x5 climbs from 2x4x5 (40 naive terms, best known 33), grown by a slice of 10 terms.
-    let done = bin()
-        .args([
-            "search",
-            "--size",
-            "2x5x5",
-            "--ladder",
-            "on",
-            "--backend",
-            "cpu",
-            "--threads",
-            "2",
-        ])
-        .args(["--seed", "3", "--time", "60", "--target-rank", "44", "--json", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let done = climb_2x5x5(&out, &["--json"]).output().unwrap();
     assert!(done.status.success(), "{}", text(&done));
     let events = json_lines(&done);
     let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
@@ -308,6 +336,7 @@ fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
     );
     let rung_rank = rung["rank"].as_u64().unwrap() as usize;
     assert!(rung_rank < 40, "{rung}");
+    assert!(rung["vertices"].as_u64().unwrap() > 0, "{rung}");
     // The search of 2x5x5 starts from the rung's best grown by 10 terms, far below naive's 50.
     let first = events
         .iter()
@@ -320,6 +349,68 @@ fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
     assert!(rung_dir.join(format!("2x4x5-r{rung_rank}.json")).exists());
     assert_results_whole(&rung_dir);
     assert!(text(&done).contains("target reached"), "{}", text(&done));
+    assert!(text(&done).contains("after a climb of"), "{}", text(&done));
+    // The climb's work is in the end event, and the rung in the search's event log.
+    let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
+    assert_eq!(end["climb"]["vertices"], rung["vertices"], "{end}");
+    assert!(logged_events(&out)
+        .iter()
+        .any(|e| e["event"] == "rung" && e["shape"] == "2x4x5"));
+    // The search's checkpoints count the climb's time.
+    let cp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("checkpoint.json")).unwrap()).unwrap();
+    assert!(
+        cp["elapsed_s"].as_f64().unwrap() >= rung["seconds"].as_f64().unwrap(),
+        "{cp}"
+    );
+    assert!(
+        cp.get("climbing").is_none(),
+        "the walk's checkpoint replaced the climb's"
+    );
+}
+
+#[test]
+fn a_search_killed_during_its_climb_climbs_again_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut child = climb_2x5x5(&out, &["--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The search writes its checkpoint as its climb begins; the kill follows at once.
+    let checkpoint = out.join("checkpoint.json");
+    let started = Instant::now();
+    while !checkpoint.exists() && started.elapsed() < Duration::from_secs(30) {
+        sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let cp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(cp["climbing"], true, "killed after its climb: {cp}");
+    assert_results_whole(&out);
+    // A resume whose time runs out during the climb (a CPU round alone takes longer) leaves
+    // the search climbing, as Ctrl-C would.
+    let cut = resume(&out, "0.05s");
+    assert!(cut.status.success(), "{}", text(&cut));
+    let cp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(cp["climbing"], true, "{cp}\n{}", text(&cut));
+    let resumed = bin()
+        .args(["search", "--time", "60", "--json", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    let events = json_lines(&resumed);
+    assert!(
+        events.iter().any(|e| e["event"] == "rung" && e["shape"] == "2x4x5"),
+        "the resume did not climb: {}",
+        text(&resumed)
+    );
+    let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
+    assert!(end["best_rank"].as_u64().unwrap() <= 44, "{end}");
+    assert_results_whole(&out);
+    assert_folder_sound(&out);
 }
 
 #[test]

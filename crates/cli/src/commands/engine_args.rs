@@ -110,7 +110,8 @@ pub struct EngineArgs {
     pub pool_ranks: Option<usize>,
     /// A search from the naive scheme (search, bench --time-to-rank): whether it climbs to its
     /// shape from smaller ones, each rung's best schemes grown by a slice to start the next
-    /// (default auto). Never in symmetric walks, from cubes, --from, --resume or in MPI jobs.
+    /// (default auto). Never in MPI jobs; `on` with --from, symmetric walks or cubes is refused;
+    /// a search killed during its climb climbs again on --resume (unless `off`).
     #[arg(long)]
     pub ladder: Option<LadderArg>,
     /// Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint

@@ -13,7 +13,7 @@ use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms, SymmetricScheme};
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
-use super::engine_args::{parse_diagonal, EngineArgs, SymmetryArg};
+use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
 use crate::engine::{cores, Backend, EngineSpec, Kind, Symmetry};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::island::Island;
@@ -390,6 +390,85 @@ pub struct Ended {
     pub best_known: Option<usize>,
     pub out_dir: PathBuf,
     pub summary: Summary,
+    /// The ladder it climbed first, if any.
+    pub climb: Option<ClimbReport>,
+}
+
+/// What a search's climb took: its time and the work of its rungs (the `end` event's `climb`;
+/// the search's own figures leave them out).
+pub struct ClimbReport {
+    pub time: Duration,
+    pub counters: Counters,
+    /// Whether Ctrl-C or the time cut it short.
+    pub cut_short: bool,
+}
+
+/// Whether the search `args` climbs a ladder to `shape` (`flags`: [`engine_flags`]'s): a new
+/// search from the naive scheme as `--ladder` says, and a resume of one killed during its climb
+/// (its checkpoint says so) climbs again unless `--ladder off`. `--ladder on` where the start
+/// is given is refused, not ignored.
+fn climbs(args: &Args, flags: &EngineArgs, shape: Shape) -> Result<bool> {
+    let start_given = args.from.is_some() || flags.symmetry() != SymmetryArg::None || !flags.cubes.is_empty();
+    if start_given && flags.ladder == Some(LadderArg::On) {
+        bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
+    }
+    Ok(match &args.resume {
+        Some(dir) => Checkpoint::read_recipe(dir)?.climbing && !start_given && flags.ladder != Some(LadderArg::Off),
+        None => !start_given && flags.climbs(shape),
+    })
+}
+
+/// Climbs the ladder to `shape` for a search into `out` with `(seed, target)`: its checkpoint
+/// says it is climbing until the search's own walk writes one, so that a resume after a kill
+/// climbs again; each rung's event goes to the event log (and with --json to standard output).
+/// Returns the starts grown (None when the climb was cut short or failed: the search then
+/// walks from the naive scheme) and what the climb took.
+fn climb_to(
+    args: &Args,
+    flags: &EngineArgs,
+    shape: Shape,
+    (seed, target): (u64, usize),
+    out: &mut Output,
+    stop: &AtomicBool,
+    process_start: Instant,
+) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
+    out.checkpoint(&Checkpoint::climbing(shape, seed, target))?;
+    let began = Instant::now();
+    let climb = Climb {
+        spec: &|rank, given| flags.spec_from(rank, given),
+        seed,
+        deadline: args.time.map(|t| began + t),
+        out: Some(&out.dir().join("ladder")),
+        formats: args.formats.clone(),
+        quiet: args.quiet || args.json,
+        process_start,
+    };
+    let climbed = climb.to(shape, stop, |event| {
+        if args.json {
+            println!("{event}");
+        }
+        if let Err(e) = out.event(event) {
+            tracing::warn!("{e:#}");
+        }
+    });
+    let (starts, counters, cut_short) = match climbed {
+        Ok(climbed) if climbed.starts.is_none() => {
+            tracing::info!("the ladder was cut short; a resume climbs again");
+            (None, climbed.counters, true)
+        }
+        Ok(climbed) => (climbed.starts, climbed.counters, false),
+        // The search itself runs into the same fault and says what it does about it.
+        Err(e) => {
+            tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme");
+            (None, Counters::default(), false)
+        }
+    };
+    let report = ClimbReport {
+        time: began.elapsed(),
+        counters,
+        cut_short,
+    };
+    Ok((starts, report))
 }
 
 /// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as
@@ -410,33 +489,20 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         0 => Output::open(&out_dir, args.formats.clone(), resume),
         _ => Output::open_island(&out_dir, index, resume),
     };
-    // A lone search from the naive scheme may climb to it (an island's start is the job's).
-    let climbs = place.is_none() && !resume && args.from.is_none() && flags.climbs(shape);
-    let mut climbed = Duration::ZERO;
     let mut output = None;
+    let mut climb = None;
     let mut grown = false;
-    if climbs {
+    if place.is_none() && climbs(args, &flags, shape)? {
         // Before the ladder, so that another search cannot take the folder meanwhile.
-        output = Some(open_output()?);
-        let began = Instant::now();
-        let climb = Climb {
-            spec: &|rank, given| flags.spec_from(rank, given),
-            seed,
-            deadline: args.time.map(|t| began + t),
-            out: Some(&out_dir.join("ladder")),
-            formats: args.formats.clone(),
-            json: args.json,
-            quiet: args.quiet,
-            process_start,
-        };
-        match climb.to(shape, stop) {
-            Ok(Some(starts)) => (start.pool, grown) = (starts, true),
-            Ok(None) => tracing::info!("the ladder was cut short; searching {shape} from the naive scheme"),
-            // The search itself runs into the same fault and says what it does about it.
-            Err(e) => tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme"),
+        let mut out = open_output()?;
+        let (starts, report) = climb_to(args, &flags, shape, (seed, target), &mut out, stop, process_start)?;
+        if let Some(starts) = starts {
+            (start.pool, grown) = (starts, true);
         }
-        climbed = began.elapsed();
+        start.elapsed += report.time;
+        (output, climb) = (Some(out), Some(report));
     }
+    let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
     let given = args.from.is_some() || grown;
     let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
@@ -458,6 +524,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
         sparsity: spec.sparsity,
         partners: spec.gpu_partners,
+        climbing: climb.as_ref().is_some_and(|c| c.cut_short),
         ..SearchConfig::new(
             shape,
             target,
@@ -505,6 +572,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         best_known,
         out_dir,
         summary,
+        climb,
     })
 }
 
@@ -517,7 +585,7 @@ impl Ended {
             best_known,
             out_dir,
             summary,
-            ..
+            climb,
         } = self;
         let secs = summary.walk_time.as_secs_f64().max(1e-9);
         let why = match summary.stop {
@@ -525,8 +593,12 @@ impl Ended {
             Stop::TimeLimit => "time limit",
             Stop::Interrupted => "interrupted; checkpoint written",
         };
+        let climbed = climb
+            .as_ref()
+            .map(|c| format!(" after a climb of {:.1}s", c.time.as_secs_f64()))
+            .unwrap_or_default();
         eprintln!(
-            "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s; results in {}",
+            "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s{climbed}; results in {}",
             summary.best.rank(),
             shape,
             si(summary.counters.vertices as f64 / secs),
@@ -547,10 +619,18 @@ impl Ended {
             );
         }
         if json {
+            let climb = climb.as_ref().map(|c| {
+                serde_json::json!({
+                    "seconds": c.time.as_secs_f64(),
+                    "vertices": c.counters.vertices,
+                    "steps": c.counters.steps,
+                })
+            });
             println!(
                 "{}",
                 serde_json::json!({
                     "event": "end",
+                    "climb": climb,
                     "stop": summary.stop.name(),
                     "shape": shape.to_string(),
                     "best_rank": summary.best.rank(),

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::algebra::{self, Dim};
+use flipgraph_core::counters::Counters;
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::scheme::IntScheme;
@@ -28,7 +29,7 @@ use serde_json::json;
 
 use super::output::Output;
 use super::progress::Progress;
-use super::{default_target, Driver, SearchConfig, Start};
+use super::{default_target, Driver, SearchConfig, Start, Summary};
 use crate::engine::EngineSpec;
 
 /// Shapes of at most this many naive terms are searched from the naive scheme: a ladder's foot
@@ -172,39 +173,52 @@ pub struct Climb<'a> {
     pub out: Option<&'a Path>,
     /// The formats of the rungs' result files.
     pub formats: Vec<Format>,
-    /// Whether each rung's end is reported as a `rung` event on standard output.
-    pub json: bool,
-    /// No status line or log of the rungs' progress.
+    /// No status line or log of the rungs' progress (the rungs' own; `rung` events are the
+    /// caller's to print).
     pub quiet: bool,
     /// When the process started: events' times count from it.
     pub process_start: Instant,
 }
 
+/// What a climb did: the starts it grew for the search (none when it was cut short), and the
+/// work of its rungs.
+pub struct Climbed {
+    /// The last rung's best schemes grown into the shape; None when the climb was cut short.
+    pub starts: Option<Vec<Scheme>>,
+    /// Steps and vertices of every rung.
+    pub counters: Counters,
+}
+
 impl Climb<'_> {
-    /// Climbs the rungs below `shape` and returns the starts of its search: the last rung's
-    /// best schemes ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). None
-    /// when `stop` is set or the time is up before the last rung ends: the search then starts
-    /// from the naive scheme (the rungs' results stay in their folders).
-    pub fn to(&self, shape: Shape, stop: &AtomicBool) -> Result<Option<Vec<Scheme>>> {
+    /// Climbs the rungs below `shape`, calling `on_rung` with each rung's `rung` event as it
+    /// ends, and returns the starts of its search: the last rung's best schemes
+    /// ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). No starts when `stop`
+    /// is set or the time is up before the last rung ends: the search then starts from the
+    /// naive scheme (the rungs' results stay in their folders).
+    pub fn to(&self, shape: Shape, stop: &AtomicBool, mut on_rung: impl FnMut(&serde_json::Value)) -> Result<Climbed> {
         let rungs = rungs(shape);
         let foot = rungs
             .first()
             .context("a shape at the foot of the ladder has no rungs")?;
         let mut starts = vec![Scheme::naive(*foot)];
         let mut given = false;
+        let mut counters = Counters::default();
         for (i, &rung) in rungs.iter().enumerate() {
             if self.cut_short(stop) {
-                return Ok(None);
+                return Ok(Climbed { starts: None, counters });
             }
             let above = rungs.get(i + 1).copied().unwrap_or(shape);
-            let bests = self.search_rung(rung, starts, given, stop)?;
+            let (summary, event) = self.search_rung(rung, starts, given, stop)?;
+            counters += summary.counters;
+            on_rung(&event);
             starts = Vec::new();
-            for best in bests.iter().take(GROWN_SCHEMES) {
+            for best in summary.bests.iter().take(GROWN_SCHEMES) {
                 starts.extend(grown(best, above)?.into_iter().map(Verified::into_scheme));
             }
             given = true;
         }
-        Ok((!self.cut_short(stop)).then_some(starts))
+        let starts = (!self.cut_short(stop)).then_some(starts);
+        Ok(Climbed { starts, counters })
     }
 
     /// Whether the climb must end now: a stop, or no time left.
@@ -213,20 +227,35 @@ impl Climb<'_> {
     }
 
     /// Searches one rung from `starts` to its best known rank, a stall, half the time left or
-    /// a stop, and returns the schemes of the best rank it reached.
-    fn search_rung(&self, shape: Shape, starts: Vec<Scheme>, given: bool, stop: &AtomicBool) -> Result<Vec<Verified>> {
+    /// a stop; returns its summary (the schemes of the best rank it reached among them) and
+    /// its `rung` event.
+    fn search_rung(
+        &self,
+        shape: Shape,
+        starts: Vec<Scheme>,
+        given: bool,
+        stop: &AtomicBool,
+    ) -> Result<(Summary, serde_json::Value)> {
         let from = starts.iter().map(Scheme::rank).max().unwrap_or(0);
         let spec = (self.spec)(from, given);
         let mut engine = spec.open(shape)?;
         let time_limit = self.deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
-        let target = default_target(best_known_rank(shape), from);
+        let best_known = best_known_rank(shape);
         let config = SearchConfig {
             time_limit,
             stall_limit: Some(RUNG_STALL),
             gather: GROWN_SCHEMES,
+            // A rung that goes below its shape's best known rank announces the record.
+            best_known,
             sparsity: spec.sparsity,
             partners: spec.gpu_partners,
-            ..SearchConfig::on_engine(shape, target, self.seed, &spec, engine.as_ref())
+            ..SearchConfig::on_engine(
+                shape,
+                default_target(best_known, from),
+                self.seed,
+                &spec,
+                engine.as_ref(),
+            )
         };
         let output = match self.out {
             // Taken over (as a resume would) by the next search into the same --out.
@@ -235,7 +264,7 @@ impl Climb<'_> {
         };
         let began = Instant::now();
         // Progress on the status line or the log; with --json, only each rung's end (below).
-        let progress = Progress::new(false, self.quiet || self.json);
+        let progress = Progress::new(false, self.quiet);
         let start = Start {
             pool: starts,
             ..Start::from_scheme(Scheme::naive(shape))
@@ -245,14 +274,12 @@ impl Climb<'_> {
         let rank = summary.best.rank();
         let secs = began.elapsed().as_secs_f64();
         tracing::info!("ladder: {shape} from rank {from} to {rank} in {secs:.2}s");
-        if self.json {
-            let event = json!({
-                "event": "rung", "shape": shape.to_string(), "from": from, "rank": rank,
-                "seconds": secs, "t": self.process_start.elapsed().as_secs_f64(),
-            });
-            println!("{event}");
-        }
-        Ok(summary.bests)
+        let event = json!({
+            "event": "rung", "shape": shape.to_string(), "from": from, "rank": rank,
+            "seconds": secs, "vertices": summary.counters.vertices, "steps": summary.counters.steps,
+            "t": self.process_start.elapsed().as_secs_f64(),
+        });
+        Ok((summary, event))
     }
 }
 

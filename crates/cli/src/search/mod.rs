@@ -73,6 +73,9 @@ pub struct SearchConfig {
     /// How GPU walkers find flip partners: kept in its checkpoints, so that a resume walks the
     /// same way.
     pub partners: Partners,
+    /// A search whose ladder was cut short (Ctrl-C or the time) before its walk: its
+    /// checkpoints stay marked climbing, so that its resume climbs again.
+    pub climbing: bool,
 }
 
 /// Where walkers restart.
@@ -160,6 +163,7 @@ impl SearchConfig {
             symmetric: None,
             sparsity: Sparsity::default(),
             partners: Partners::Sample,
+            climbing: false,
         }
     }
 
@@ -789,6 +793,7 @@ impl<'a> Driver<'a> {
             symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
             sparse: Some(self.config.sparsity.name().to_owned()),
             partners: Some(self.config.partners.name().to_owned()),
+            climbing: self.config.climbing,
         };
         out.checkpoint(&cp)
     }

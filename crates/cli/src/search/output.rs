@@ -61,6 +61,11 @@ pub struct Checkpoint {
     /// absent in checkpoints older than the choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partners: Option<String>,
+    /// Written before a search climbs its ladder and replaced by its walk's first checkpoint,
+    /// so that the resume of a search killed during its climb climbs again (its pool is the
+    /// naive scheme meanwhile); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub climbing: bool,
 }
 
 /// How a search started and what it walks, as its checkpoint says (read without the pool's
@@ -75,6 +80,8 @@ pub struct Recipe {
     pub sparsity: Option<Sparsity>,
     /// How GPU walkers found flip partners, if it says.
     pub partners: Option<Partners>,
+    /// Whether it was killed during its climb ([`Checkpoint::climbing`]).
+    pub climbing: bool,
 }
 
 #[derive(Deserialize)]
@@ -87,6 +94,8 @@ struct RecipeFields {
     sparse: Option<String>,
     #[serde(default)]
     partners: Option<String>,
+    #[serde(default)]
+    climbing: bool,
 }
 
 /// The setting that a checkpoint at `path` names `name` (a `what`), found by `find`; None
@@ -107,6 +116,26 @@ pub fn symmetric_name(fixed: FixedTerms) -> &'static str {
 }
 
 impl Checkpoint {
+    /// The checkpoint of a search of `shape` (`seed`, `target`) that is climbing its ladder:
+    /// the naive scheme, no time or work yet.
+    pub fn climbing(shape: Shape, seed: u64, target: usize) -> Checkpoint {
+        Checkpoint {
+            shape: shape.dims(),
+            seed,
+            target,
+            elapsed_s: 0.0,
+            steps: 0,
+            vertices: 0,
+            rounds: 0,
+            pool: vec![Scheme::naive(shape).terms().iter().map(|t| t.factors()).collect()],
+            cubes: Vec::new(),
+            symmetric: None,
+            sparse: None,
+            partners: None,
+            climbing: true,
+        }
+    }
+
     pub fn shape(&self) -> Result<Shape> {
         let [n, m, p] = self.shape;
         Ok(Shape::new(n, m, p)?)
@@ -150,6 +179,7 @@ impl Checkpoint {
             symmetric,
             sparsity,
             partners,
+            climbing: fields.climbing,
         })
     }
 
@@ -364,6 +394,11 @@ impl Output {
             events: Some(events),
             _lock: lock,
         })
+    }
+
+    /// The folder it writes into.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Opens the folder of island `index` (> 0) of a job writing into `root`: its checkpoint
