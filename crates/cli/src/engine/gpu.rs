@@ -3,12 +3,13 @@
 //! one; there `open` fails with a clear message and `--backend auto` takes the CPU.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig,
+    PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
@@ -221,16 +222,24 @@ fn check_memory(shape: Shape, walkers: usize, cap: usize, log_entries: usize, to
     Ok(())
 }
 
-/// Whether a GPU can be used, and which: the names of the devices, or why not.
-pub fn devices() -> Result<Vec<String>> {
+/// How many devices the driver reports, or why none can be used (no driver, no device).
+pub fn device_count() -> Result<usize> {
     // SAFETY: only tries to open the driver library.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         bail!("no NVIDIA driver found (libcuda.so could not be loaded)");
     }
     let count = CudaContext::device_count().map_err(|e| anyhow!("the NVIDIA driver reports no device: {e:?}"))?;
-    (0..count as usize)
+    Ok(count as usize)
+}
+
+/// Whether a GPU can be used, and which: the names of the devices (each opened), or why not.
+pub fn devices() -> Result<Vec<String>> {
+    (0..device_count()?)
         .map(|i| {
-            let ctx = CudaContext::new(i).map_err(|e| anyhow!("device {i}: {e:?}"))?;
+            let ctx = match opened(i) {
+                Some((ctx, _)) => ctx,
+                None => CudaContext::new(i).map_err(|e| anyhow!("device {i}: {e:?}"))?,
+            };
             let name = ctx.name().map_err(|e| anyhow!("device {i}: {e:?}"))?;
             let sms = ctx
                 .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -243,6 +252,34 @@ pub fn devices() -> Result<Vec<String>> {
 /// Whether a GPU engine can open: the kernels are built in and the driver finds a device.
 pub fn usable() -> bool {
     !PTX.is_empty() && devices().is_ok_and(|d| !d.is_empty())
+}
+
+/// A device's context and the kernels' module on it, as the first engine on it opened them.
+type Opened = (Arc<CudaContext>, Arc<CudaModule>);
+
+/// Every device an engine has opened in this process, kept open: a ladder opens an engine per
+/// rung, and each would otherwise create the device's context again (the last engine's went
+/// with it) and have the driver compile the PTX for the device again.
+static OPENED: Mutex<Vec<(usize, Opened)>> = Mutex::new(Vec::new());
+
+/// Device `device`'s context and kernels, if an engine opened them.
+fn opened(device: usize) -> Option<Opened> {
+    let opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    opened.iter().find(|(d, _)| *d == device).map(|(_, o)| o.clone())
+}
+
+/// Device `device`'s context and kernels: opened once per process, then kept ([`OPENED`]).
+fn open_device(device: usize) -> Result<Opened> {
+    if let Some(known) = opened(device) {
+        return Ok(known);
+    }
+    let ctx = CudaContext::new(device).map_err(driver("cannot open the GPU"))?;
+    let module = ctx
+        .load_module(Ptx::from_src(PTX))
+        .map_err(driver("cannot load the kernels' PTX"))?;
+    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    opened.push((device, (ctx.clone(), module.clone())));
+    Ok((ctx, module))
 }
 
 pub struct GpuEngine {
@@ -284,15 +321,12 @@ impl GpuEngine {
                 "this flipgraph was built without GPU kernels (the pinned nightly toolchain was missing at build time)"
             );
         }
-        devices()?;
-        let ctx = CudaContext::new(options.device).map_err(driver("cannot open the GPU"))?;
+        device_count()?;
+        let (ctx, module) = open_device(options.device)?;
         let name = ctx.name().map_err(driver("device name"))?;
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("SM count"))? as usize;
-        let module = ctx
-            .load_module(Ptx::from_src(PTX))
-            .map_err(driver("cannot load the kernels' PTX"))?;
         let kernel = Kernel::for_walks(shape, options.symmetry, options.partners, options.log_entries > 0);
         let func = module
             .load_function(kernel.name)

@@ -241,7 +241,10 @@ impl EngineSpec {
             slack_from: self.slack_from,
             start_rank: self.start_rank,
         };
-        let count = gpu::devices()?.len();
+        let count = gpu::device_count()?;
+        if count == 0 {
+            bail!("the NVIDIA driver reports no device");
+        }
         Ok(match self.gpu {
             Some(device) => Box::new(GpuEngine::open(
                 shape,
