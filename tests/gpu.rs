@@ -131,6 +131,50 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
 
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "4",
+            "--target-rank",
+            "40",
+            "--time",
+            "4s",
+            "--quiet",
+        ])
+        .args([
+            "--backend",
+            "auto",
+            "--ladder",
+            "on",
+            "--checkpoint-secs",
+            "0.1",
+            "--out",
+        ])
+        .arg(&out)
+        .env("FLIPGRAPH_GPU_TRAP", "3")
+        .output()
+        .unwrap();
+    let said = text(&done);
+    assert!(done.status.success(), "{said}");
+    assert!(
+        said.contains("the ladder failed") && said.contains("kernel 'walk"),
+        "{said}"
+    );
+    // The search itself opens an engine after the fault (the CPU: on driver 580 the fault stays
+    // with the GPU for the rest of the process) and ends with verified results and a checkpoint.
+    assert!(out.join("checkpoint.json").exists());
+    assert_results_verify(&out);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn more_walkers_than_gpu_memory_holds_gives_the_limit() {
     if gpu().is_none() {
         return;

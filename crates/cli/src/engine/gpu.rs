@@ -268,11 +268,19 @@ fn opened(device: usize) -> Option<Opened> {
     opened.iter().find(|(d, _)| *d == device).map(|(_, o)| o.clone())
 }
 
-/// Device `device`'s context and kernels: opened once per process, then kept ([`OPENED`]).
+/// Device `device`'s context and kernels: opened once per process, then kept ([`OPENED`]),
+/// unless a fault has poisoned the context kept (a kernel's trap or bad access stays with its
+/// context): then the driver is asked again, which on driver 580 (H100) refuses with the fault
+/// for the rest of the process, so that `--backend auto` takes the CPU with that reason.
 fn open_device(device: usize) -> Result<Opened> {
-    if let Some(known) = opened(device) {
-        return Ok(known);
+    if let Some(healthy) = opened(device).filter(|(ctx, _)| ctx.synchronize().is_ok()) {
+        return Ok(healthy);
     }
+    // Dropped with the poisoned context's last handles here, which the driver then destroys.
+    OPENED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|(d, _)| *d != device);
     let ctx = CudaContext::new(device).map_err(driver("cannot open the GPU"))?;
     let module = ctx
         .load_module(Ptx::from_src(PTX))
