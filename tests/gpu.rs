@@ -129,6 +129,21 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     assert_results_verify(&dir.path().join("auto"));
 }
 
+/// `flipgraph search --size 4` with `extra` flags into `out`, checkpointing every 0.1 s; `trap`:
+/// the round in which each kernel launch traps (`FLIPGRAPH_GPU_TRAP`), if any.
+fn search_4x4x4(out: &std::path::Path, extra: &[&str], trap: Option<&str>) -> std::process::Output {
+    let mut search = bin();
+    search
+        .args(["search", "--size", "4", "--checkpoint-secs", "0.1"])
+        .args(extra)
+        .arg("--out")
+        .arg(out);
+    if let Some(round) = trap {
+        search.env("FLIPGRAPH_GPU_TRAP", round);
+    }
+    search.output().unwrap()
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
@@ -137,30 +152,21 @@ fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let done = bin()
-        .args([
-            "search",
-            "--size",
-            "4",
+    let done = search_4x4x4(
+        &out,
+        &[
             "--target-rank",
             "40",
             "--time",
             "4s",
             "--quiet",
-        ])
-        .args([
             "--backend",
             "auto",
             "--ladder",
             "on",
-            "--checkpoint-secs",
-            "0.1",
-            "--out",
-        ])
-        .arg(&out)
-        .env("FLIPGRAPH_GPU_TRAP", "3")
-        .output()
-        .unwrap();
+        ],
+        Some("3"),
+    );
     let said = text(&done);
     assert!(done.status.success(), "{said}");
     assert!(
@@ -344,21 +350,7 @@ fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let done = bin()
-        .args([
-            "search",
-            "--size",
-            "4",
-            "--backend",
-            "gpu",
-            "--time",
-            "20s",
-            "--json",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let done = search_4x4x4(&out, &["--backend", "gpu", "--time", "20s", "--json"], None);
     assert!(done.status.success(), "{}", text(&done));
     let events = json_lines(&done);
     let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
