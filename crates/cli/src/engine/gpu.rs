@@ -249,9 +249,11 @@ pub fn devices() -> Result<Vec<String>> {
         .collect()
 }
 
-/// Whether a GPU engine can open: the kernels are built in and the driver finds a device.
+/// Whether a GPU engine can open: the kernels are built in and the driver finds a device. No
+/// context is opened to ask (one opened and dropped here would be created again by the engine);
+/// an engine that cannot open after all leaves `--backend auto` to the CPU.
 pub fn usable() -> bool {
-    !PTX.is_empty() && devices().is_ok_and(|d| !d.is_empty())
+    !PTX.is_empty() && device_count().is_ok_and(|n| n > 0)
 }
 
 /// A device's context and the kernels' module on it, as the first engine on it opened them.
