@@ -61,8 +61,7 @@ fn assert_results_whole(dir: &Path) {
         assert!(out.status.success(), "{}: {}", file.display(), text(&out));
     }
     if dir.join("checkpoint.json").exists() {
-        let cp: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
+        let cp = checkpoint(dir);
         assert!(
             cp["pool"].as_array().is_some_and(|p| !p.is_empty()),
             "checkpoint without a pool"
@@ -135,11 +134,14 @@ fn checkpoint_best(dir: &Path) -> usize {
     *checkpoint_ranks(dir).first().expect("a checkpoint holds a scheme")
 }
 
+/// The checkpoint in `dir`, as JSON.
+fn checkpoint(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap()
+}
+
 /// The ranks of a checkpoint's schemes.
 fn checkpoint_ranks(dir: &Path) -> std::collections::BTreeSet<usize> {
-    let cp: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap()).unwrap();
-    cp["pool"]
+    checkpoint(dir)["pool"]
         .as_array()
         .unwrap()
         .iter()
@@ -279,7 +281,9 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
     assert!(text(&wrong).contains("does not match"), "{}", text(&wrong));
     // A ladder climbs from the naive scheme: with a given start it is refused, not ignored.
     let climbing = bin()
-        .args(["search", "--ladder", "on", "--from"])
+        .args(["search", "--ladder", "on", "--backend", "cpu", "--time", "1s", "--out"])
+        .arg(dir.path().join("refused"))
+        .arg("--from")
         .arg(&laderman)
         .output()
         .unwrap();
@@ -373,27 +377,27 @@ fn a_ladder_climbs_from_a_smaller_shape_and_keeps_each_rungs_results() {
 fn a_search_killed_during_its_climb_climbs_again_on_resume() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let mut child = climb_2x5x5(&out, &["--quiet"])
+    let mut child = climb_2x5x5(&out, &["--quiet", "--sparse", "off"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     // The search writes its checkpoint as its climb begins; the kill follows at once.
-    let checkpoint = out.join("checkpoint.json");
     let started = Instant::now();
-    while !checkpoint.exists() && started.elapsed() < Duration::from_secs(30) {
+    while !out.join("checkpoint.json").exists() && started.elapsed() < Duration::from_secs(30) {
         sleep(Duration::from_millis(5));
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let cp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    let cp = checkpoint(&out);
     assert_eq!(cp["climbing"], true, "killed after its climb: {cp}");
+    assert_eq!(cp["sparse"], "off", "the walk it was given is kept: {cp}");
     assert_results_whole(&out);
-    // A resume whose time runs out during the climb (a CPU round alone takes longer) leaves
-    // the search climbing, as Ctrl-C would.
-    let cut = resume(&out, "0.05s");
+    // A resume whose time runs out before its climb ends leaves the search climbing, as
+    // Ctrl-C would.
+    let cut = resume(&out, "0");
     assert!(cut.status.success(), "{}", text(&cut));
-    let cp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    let cp = checkpoint(&out);
     assert_eq!(cp["climbing"], true, "{cp}\n{}", text(&cut));
     let resumed = bin()
         .args(["search", "--time", "60", "--json", "--resume"])
@@ -409,6 +413,7 @@ fn a_search_killed_during_its_climb_climbs_again_on_resume() {
     );
     let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
     assert!(end["best_rank"].as_u64().unwrap() <= 44, "{end}");
+    assert_eq!(checkpoint(&out)["sparse"], "off");
     assert_results_whole(&out);
     assert_folder_sound(&out);
 }

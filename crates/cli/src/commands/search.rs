@@ -397,42 +397,50 @@ pub struct Ended {
 /// What a search's climb took: its time and the work of its rungs (the `end` event's `climb`;
 /// the search's own figures leave them out).
 pub struct ClimbReport {
+    /// From the climb's start to its last rung's end.
     pub time: Duration,
+    /// The steps and vertices of its rungs (none when a rung failed).
     pub counters: Counters,
     /// Whether Ctrl-C or the time cut it short.
     pub cut_short: bool,
 }
 
-/// Whether the search `args` climbs a ladder to `shape` (`flags`: [`engine_flags`]'s): a new
-/// search from the naive scheme as `--ladder` says, and a resume of one killed during its climb
-/// (its checkpoint says so) climbs again unless `--ladder off`. `--ladder on` where the start
-/// is given is refused, not ignored.
-fn climbs(args: &Args, flags: &EngineArgs, shape: Shape) -> Result<bool> {
+/// Whether the search `args` climbs a ladder to `shape` (`flags`: [`engine_flags`]'s; `in_job`:
+/// as an island of an MPI job, which never does): a new search from the naive scheme as
+/// `--ladder` says, and a resume of one killed or stopped during its climb (its checkpoint says
+/// so) climbs again unless `--ladder off`. `--ladder on` where the start is given is refused;
+/// where it is moot (a job, a search that climbed already) it is said.
+fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result<bool> {
     let start_given = args.from.is_some() || flags.symmetry() != SymmetryArg::None || !flags.cubes.is_empty();
-    if start_given && flags.ladder == Some(LadderArg::On) {
+    let asked = flags.ladder == Some(LadderArg::On);
+    if start_given && asked {
         bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
     }
-    Ok(match &args.resume {
-        Some(dir) => Checkpoint::read_recipe(dir)?.climbing && !start_given && flags.ladder != Some(LadderArg::Off),
-        None => !start_given && flags.climbs(shape),
-    })
+    let climbs = match &args.resume {
+        _ if in_job || start_given => false,
+        Some(dir) => Checkpoint::read_recipe(dir)?.climbing && flags.ladder != Some(LadderArg::Off),
+        None => flags.climbs(shape),
+    };
+    if asked && !climbs {
+        tracing::info!("--ladder on: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already)");
+    }
+    Ok(climbs)
 }
 
-/// Climbs the ladder to `shape` for a search into `out` with `(seed, target)`: its checkpoint
-/// says it is climbing until the search's own walk writes one, so that a resume after a kill
-/// climbs again; each rung's event goes to the event log (and with --json to standard output).
-/// Returns the starts grown (None when the climb was cut short or failed: the search then
-/// walks from the naive scheme) and what the climb took.
+/// Climbs the ladder to `shape` for a search into `out` with `seed`, whose checkpoint says it is
+/// climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's event goes to
+/// the event log (and with --json to standard output). Returns the starts grown (None when the
+/// climb was cut short, which leaves the search climbing, or failed: the search then walks from
+/// the naive scheme) and what the climb took.
 fn climb_to(
     args: &Args,
     flags: &EngineArgs,
     shape: Shape,
-    (seed, target): (u64, usize),
+    seed: u64,
     out: &mut Output,
     stop: &AtomicBool,
     process_start: Instant,
 ) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
-    out.checkpoint(&Checkpoint::climbing(shape, seed, target))?;
     let began = Instant::now();
     let climb = Climb {
         spec: &|rank, given| flags.spec_from(rank, given),
@@ -492,10 +500,19 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     let mut output = None;
     let mut climb = None;
     let mut grown = false;
-    if place.is_none() && climbs(args, &flags, shape)? {
+    if climbs(args, &flags, shape, place.is_some())? {
         // Before the ladder, so that another search cannot take the folder meanwhile.
         let mut out = open_output()?;
-        let (starts, report) = climb_to(args, &flags, shape, (seed, target), &mut out, stop, process_start)?;
+        let sparsity = flags.sparse.map(Into::into);
+        let partners = flags.gpu_partners.map(Into::into);
+        out.checkpoint(&Checkpoint::before_climb(
+            shape,
+            (seed, target),
+            &start,
+            sparsity,
+            partners,
+        ))?;
+        let (starts, report) = climb_to(args, &flags, shape, seed, &mut out, stop, process_start)?;
         if let Some(starts) = starts {
             (start.pool, grown) = (starts, true);
         }
@@ -624,6 +641,7 @@ impl Ended {
                     "seconds": c.time.as_secs_f64(),
                     "vertices": c.counters.vertices,
                     "steps": c.counters.steps,
+                    "cut_short": c.cut_short,
                 })
             });
             println!(

@@ -351,9 +351,20 @@ impl GpuEngine {
         let start_rank = options.start_rank.unwrap_or_else(|| shape.naive_rank());
         check_cap(shape, cap, start_rank, options.config.max_rank)?;
         let block_bytes = kernel.block_bytes(cap);
+        // The kernel's handle is the kept module's, shared by every engine on the device: its
+        // limit is the device's, not this engine's blocks' (another engine may need more).
+        let most = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            .map_err(driver("shared memory per block"))?;
+        if block_bytes > most as usize {
+            bail!(
+                "kernel '{}': a block of {BLOCK_WARPS} walkers of {cap} terms needs {block_bytes} bytes of shared memory; {name} has {most}",
+                kernel.name
+            );
+        }
         func.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            block_bytes as i32,
+            most,
         )
         .map_err(driver(&format!("kernel '{}': shared memory per block", kernel.name)))?;
         // Default: as many warps as fit on the GPU at once (registers and shared memory).

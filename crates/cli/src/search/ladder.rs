@@ -8,7 +8,7 @@
 //! minutes (76-77 in 5; H100s and an H200); climbing, on one H100, it reached its best known 73
 //! within 105 s in 13 runs of 15 (6.3 to 57 s), 4x4x4 reached 47 in a median of 1.8 s against
 //! 5.1-5.5 s from naive (10 runs each), and 5x5x5 reached 96, 96 and 98 within 49 s where from
-//! naive it stayed at 98 for 140-240 s (3 seeds). 3x4x5 reached 47 in 4 runs of 5 and stalled at
+//! naive it reached 98 only after 78-98 s and no lower within 140-240 s (3 seeds). 3x4x5 reached 47 in 4 runs of 5 and stalled at
 //! 48 in one (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the
 //! CPU to 47 within a second in every run, another to 50 at best; so a rung gathers several
 //! schemes of its target ([`GROWN_SCHEMES`]) and grows each in every orientation. Arai, Ichikawa
@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::algebra::{self, Dim};
-use flipgraph_core::counters::Counters;
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::scheme::IntScheme;
 use flipgraph_core::verify::Verified;
+use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
@@ -194,8 +194,8 @@ impl Climb<'_> {
     /// Climbs the rungs below `shape`, calling `on_rung` with each rung's `rung` event as it
     /// ends, and returns the starts of its search: the last rung's best schemes
     /// ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). No starts when `stop`
-    /// is set or the time is up before the last rung ends: the search then starts from the
-    /// naive scheme (the rungs' results stay in their folders).
+    /// is set or the time is up before the last rung ends: the search then has no time to walk,
+    /// and its resume climbs again (the rungs' results stay in their folders).
     pub fn to(&self, shape: Shape, stop: &AtomicBool, mut on_rung: impl FnMut(&serde_json::Value)) -> Result<Climbed> {
         let rungs = rungs(shape);
         let foot = rungs
@@ -278,6 +278,7 @@ impl Climb<'_> {
         let event = json!({
             "event": "rung", "shape": shape.to_string(), "from": from, "rank": rank,
             "seconds": secs, "vertices": summary.counters.vertices, "steps": summary.counters.steps,
+            "records": summary.records,
             "t": self.process_start.elapsed().as_secs_f64(),
         });
         Ok((summary, event))

@@ -15,6 +15,7 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
 
+use super::Start;
 use crate::atomic_file::{injected_disk_full, is_temp_file, replace_own_file, write_atomic};
 
 pub const CHECKPOINT: &str = "checkpoint.json";
@@ -116,22 +117,33 @@ pub fn symmetric_name(fixed: FixedTerms) -> &'static str {
 }
 
 impl Checkpoint {
-    /// The checkpoint of a search of `shape` (`seed`, `target`) that is climbing its ladder:
-    /// the naive scheme, no time or work yet.
-    pub fn climbing(shape: Shape, seed: u64, target: usize) -> Checkpoint {
+    /// The checkpoint of a search of `shape` (`seed`, `target`) about to climb its ladder:
+    /// `start`'s pool (the naive scheme), time and work, and the sparsity and partners given on
+    /// its command line (None: the defaults), so that its resume climbs again and walks alike.
+    pub fn before_climb(
+        shape: Shape,
+        (seed, target): (u64, usize),
+        start: &Start,
+        sparsity: Option<Sparsity>,
+        partners: Option<Partners>,
+    ) -> Checkpoint {
         Checkpoint {
             shape: shape.dims(),
             seed,
             target,
-            elapsed_s: 0.0,
-            steps: 0,
-            vertices: 0,
-            rounds: 0,
-            pool: vec![Scheme::naive(shape).terms().iter().map(|t| t.factors()).collect()],
+            elapsed_s: start.elapsed.as_secs_f64(),
+            steps: start.counters.steps,
+            vertices: start.counters.vertices,
+            rounds: start.rounds,
+            pool: start
+                .pool
+                .iter()
+                .map(|s| s.terms().iter().map(|t| t.factors()).collect())
+                .collect(),
             cubes: Vec::new(),
             symmetric: None,
-            sparse: None,
-            partners: None,
+            sparse: sparsity.map(|s| s.name().to_owned()),
+            partners: partners.map(|p| p.name().to_owned()),
             climbing: true,
         }
     }
