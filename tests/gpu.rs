@@ -94,27 +94,20 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     }
     let dir = tempfile::tempdir().unwrap();
     let run = |backend: &str, name: &str| {
-        bin()
-            .args([
-                "search",
-                "--size",
-                "4",
-                "--target-rank",
-                "40",
-                "--time",
-                "3s",
-                "--quiet",
-                "--backend",
-                backend,
-            ])
-            // The fault in the search itself, not in a rung of its ladder (whose fault leaves
-            // the GPU unusable, so that `auto` opens the CPU engine for the search).
-            .args(["--ladder", "off"])
-            .args(["--checkpoint-secs", "0.1", "--out"])
-            .arg(dir.path().join(name))
-            .env("FLIPGRAPH_GPU_TRAP", "3")
-            .output()
-            .unwrap()
+        // `--ladder off`: the fault in the search itself, not in a rung of its ladder (whose
+        // fault leaves the GPU unusable, so that `auto` opens the CPU engine for the search).
+        let flags = [
+            "--target-rank",
+            "40",
+            "--time",
+            "3s",
+            "--quiet",
+            "--backend",
+            backend,
+            "--ladder",
+            "off",
+        ];
+        search_4x4x4(&dir.path().join(name), &flags, Some("3"))
     };
     let gpu_only = run("gpu", "gpu");
     assert_eq!(gpu_only.status.code(), Some(1), "{}", text(&gpu_only));

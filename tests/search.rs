@@ -225,13 +225,11 @@ fn a_search_reaches_its_target_and_writes_each_rank() {
     assert!(out.join("3x3x3-r23.json").exists() && out.join("3x3x3-r23.exp").exists());
     assert!(out.join("3x3x3-r27.json").exists(), "the start rank is written too");
     assert_folder_sound(&out);
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
-    let improved: Vec<serde_json::Value> = events
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .filter(|e: &serde_json::Value| e["event"] == "improved")
+    let improved: Vec<serde_json::Value> = logged_events(&out)
+        .into_iter()
+        .filter(|e| e["event"] == "improved")
         .collect();
-    assert!(improved.iter().any(|e| e["rank"] == 23), "{events}");
+    assert!(improved.iter().any(|e| e["rank"] == 23), "{improved:?}");
     // Every improvement but the start's names the walk that found it, which began above it.
     assert!(improved[0].get("found_by").is_none(), "the start: {}", improved[0]);
     for e in &improved[1..] {

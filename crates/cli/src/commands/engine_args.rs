@@ -243,12 +243,11 @@ impl EngineArgs {
         }
     }
 
-    /// Whether a search of `shape` from its naive scheme climbs a ladder: as --ladder says, and
-    /// never in symmetric walks or from cubes (their starts are their own).
+    /// Whether a search of `shape` from its naive scheme climbs a ladder, as --ladder says (a
+    /// search with a start of its own, symmetric or from cubes, is `search`'s to rule out).
     pub fn climbs(&self, shape: Shape) -> bool {
-        let plain = self.symmetry() == SymmetryArg::None && self.cubes.is_empty();
         let ladder = self.ladder.map_or(Ladder::default(), Ladder::from);
-        plain && ladder.climbs(shape, || self.spec().on_gpu())
+        ladder.climbs(shape, || self.spec().on_gpu())
     }
 
     /// Steps a walker may go without improving before it restarts: as given; with --cubes,

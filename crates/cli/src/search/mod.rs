@@ -28,7 +28,7 @@ use serde_json::json;
 
 use crate::engine::{Engine, EngineSpec, WalkerStatus};
 use island::Island;
-use output::{symmetric_name, Checkpoint, Output};
+use output::{pool_entries, symmetric_name, Checkpoint, Output};
 use pool::Pool;
 use progress::{Progress, Status};
 use record::Lifts;
@@ -784,11 +784,7 @@ impl<'a> Driver<'a> {
             steps: self.counters.steps,
             vertices: self.counters.vertices,
             rounds: self.rounds,
-            pool: self
-                .pool
-                .iter()
-                .map(|s| s.terms().iter().map(|t| t.factors()).collect())
-                .collect(),
+            pool: pool_entries(self.pool.iter().map(|s| &**s)),
             cubes: self.config.cubes.clone(),
             symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
             sparse: Some(self.config.sparsity.name().to_owned()),

@@ -116,6 +116,14 @@ pub fn symmetric_name(fixed: FixedTerms) -> &'static str {
     }
 }
 
+/// A checkpoint's `pool`: each scheme as its list of `[a, b, c]` factor masks.
+pub fn pool_entries<'a>(schemes: impl IntoIterator<Item = &'a Scheme>) -> Vec<Vec<[u64; 3]>> {
+    schemes
+        .into_iter()
+        .map(|s| s.terms().iter().map(|t| t.factors()).collect())
+        .collect()
+}
+
 impl Checkpoint {
     /// The checkpoint of a search of `shape` (`seed`, `target`) about to climb its ladder:
     /// `start`'s pool (the naive scheme), time and work, and the sparsity and partners given on
@@ -135,11 +143,7 @@ impl Checkpoint {
             steps: start.counters.steps,
             vertices: start.counters.vertices,
             rounds: start.rounds,
-            pool: start
-                .pool
-                .iter()
-                .map(|s| s.terms().iter().map(|t| t.factors()).collect())
-                .collect(),
+            pool: pool_entries(&start.pool),
             cubes: Vec::new(),
             symmetric: None,
             sparse: sparsity.map(|s| s.name().to_owned()),

@@ -155,7 +155,7 @@ impl Pool {
 
     /// A scheme of the lowest rank.
     pub fn best(&self) -> Option<&Verified> {
-        self.by_rank.values().next().and_then(|l| l.schemes.first())
+        self.lowest().first()
     }
 
     /// The schemes of the lowest rank.
