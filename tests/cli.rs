@@ -254,6 +254,46 @@ fn info_reports_shape_rank_weights_and_additions() {
     }
 }
 
+#[test]
+fn info_names_the_groups_a_scheme_is_invariant_under() {
+    // The naive 2x3x4 in Perminov's text format: invariant under the reversal alone (the
+    // rotation needs a square shape), in 12 free orbits of two terms.
+    let (n, m, p) = (2, 3, 4);
+    let unit = |len: usize, bit: usize| {
+        (0..len)
+            .map(|b| if b == bit { "1" } else { "0" })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let entries: Vec<(usize, usize, usize)> = (0..n)
+        .flat_map(|i| (0..m).flat_map(move |j| (0..p).map(move |k| (i, j, k))))
+        .collect();
+    let line = |f: &dyn Fn(&(usize, usize, usize)) -> String| entries.iter().map(f).collect::<Vec<_>>().join(" ");
+    let text_file = format!(
+        "{n} {m} {p} {}\n{}\n{}\n{}\n",
+        n * m * p,
+        line(&|&(i, j, _)| unit(n * m, i * m + j)),
+        line(&|&(_, j, k)| unit(m * p, j * p + k)),
+        line(&|&(i, _, k)| unit(p * n, k * n + i)),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("2x3x4-naive.txt");
+    std::fs::write(&file, text_file).unwrap();
+    let out = flipgraph(&["info", file.to_str().unwrap()]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("invariant under: z2 (12 free orbits, 0 other terms)"), "{t}");
+    // Strassen's scheme as written has the whole order-6 group: one free orbit of six terms
+    // and the cube (a11 + a22)(b11 + b22)(c11 + c22).
+    let strassen = text(&flipgraph(&["info", data("2x2x2-r7-strassen.m").to_str().unwrap()]));
+    assert!(
+        strassen.contains(
+            "invariant under: c3 (2 free orbits, 1 other terms), z2 (3 free orbits, 1 other terms), c6 (1 free orbits, 1 other terms)"
+        ),
+        "{strassen}"
+    );
+}
+
 /// Runs a command that writes a scheme to a temp file, then verifies the file; returns the
 /// verify line.
 fn make_and_verify(args: &[&str]) -> String {

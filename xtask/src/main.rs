@@ -166,7 +166,18 @@ fn ptx_check() -> Result<()> {
 }
 
 /// The walk kernels, whose occupancy ptx-check guards.
-const WALK_KERNELS: [&str; 6] = ["walk", "walk32", "walk_c3", "walk32_c3", "walk_groups", "walk32_groups"];
+const WALK_KERNELS: [&str; 10] = [
+    "walk",
+    "walk32",
+    "walk_c3",
+    "walk32_c3",
+    "walk_z2",
+    "walk32_z2",
+    "walk_c6",
+    "walk32_c6",
+    "walk_groups",
+    "walk32_groups",
+];
 
 /// Spill bytes (stores and loads) a kernel with a register cap may have, its calls included:
 /// `walk32_groups` at 96 registers has 188 (ptxas 12.9; 164 before the held groups and the

@@ -7,14 +7,17 @@
 //! at `terms[w * scheme_words(cap) + factor_index(cap, position, slot)]`; a slot whose factor A
 //! is 0 is empty. Staged schemes (loads) and best schemes use the same layout.
 //!
-//! Symmetric walks (the kernels `walk_c3` and `walk32_c3`) walk C3-invariant schemes
-//! (`symmetry`) with frozen fixed terms, under the same contract, but a walker's slots hold one
-//! representative per triple orbit: the fixed terms stay on the host, counted in
-//! [`WarpState::fixed`], and every rank counts all terms (`fixed + 3 * representatives`). Each
-//! lane offers a match the factor of a random rotation of its representative; a flip between
-//! two representatives is the orbit flip at A between the rotations that met
-//! ([`log::ORBIT_FLIP`]); no move leaves a representative `X (x) X (x) X` (it would settle to a
-//! fixed term). Reductions are merges only: the kernels ignore [`FLAG_SCAN`] and
+//! Symmetric walks (the kernels `walk_c3`, `walk_z2`, `walk_c6` and their 32-bit twins) walk
+//! schemes invariant under a [`crate::group::Group`] with frozen fixed terms, under the same
+//! contract, but a walker's slots hold one representative per free orbit: the terms of the
+//! other orbits stay on the host, counted in [`WarpState::fixed`], and every rank counts all
+//! terms (`fixed + order * representatives`). Each lane offers a match the factor of an image
+//! of its representative under an element of its own drawing (the reversal reads the factor
+//! widths of [`Launch::widths`]); a flip between two representatives is the orbit flip at A
+//! between the images that met ([`log::ORBIT_FLIP`]; under the reversal alone, a plain flip
+//! after [`log::REVERSE`]); no move leaves a representative `X (x) X (x) X` under a rotating
+//! group (it would settle to a fixed term), and one that the reversal fixes is cleared (its
+//! orbit cancels). Reductions are merges only: the kernels ignore [`FLAG_SCAN`] and
 //! [`FLAG_GENERALIZED`].
 
 use bytemuck::{Pod, Zeroable};
@@ -228,6 +231,11 @@ pub struct Launch {
     /// the escaping walkers; the holding ones hold theirs ([`WarpState::hold`],
     /// `plateau::walker_floor`).
     pub plateau_floor: u32,
+    /// The bit widths of factors A, B and C ([`crate::group::Reversal::widths`]): the
+    /// reversal of the symmetric kernels whose group has it; the others do not read it.
+    pub widths: [u32; 3],
+    /// Unused: keeps the size a multiple of 8, so that a `Pod` has no padding.
+    pub unused: u32,
 }
 
 /// The state of one walker (one warp) between launches.
@@ -253,8 +261,9 @@ pub struct WarpState {
     /// Steps without a reduction before a plus move (0: never): fixed, or adapted by the walk
     /// with [`FLAG_ADAPTIVE`] ([`crate::plateau`]).
     pub plateau: u32,
-    /// Terms of the scheme that the walker does not hold: in a symmetric walk, the fixed terms
-    /// (kept by the host; the rank is `fixed + 3 * representatives`); 0 for a plain walk.
+    /// Terms of the scheme that the walker does not hold: in a symmetric walk, the terms of the
+    /// orbits that are not free (kept by the host; the rank is `fixed + order *
+    /// representatives`); 0 for a plain walk.
     pub fixed: u32,
     /// The walk's style ([`Style::index`]: 0 escapes, 1 holds its plateaus), set by the host
     /// with each load.
@@ -272,27 +281,45 @@ impl WarpState {
 
 /// The move log: kinds of logged moves, their encoding, and their replay.
 pub mod log {
+    use crate::group::{Element, Reversal};
     use crate::moves;
     use crate::term::{Position, Term};
 
     /// `flip(keep = t, other = u, pos)`.
     pub const FLIP: u32 = 1;
-    /// `t = merge(t, rotate(u, pos))`, `u` cleared (`pos` is 0 in a plain walk; a symmetric
-    /// walk merges representatives that share two factors after a rotation).
+    /// `t = merge(t, g u)`, `u` cleared, with `g` the element of rotation `pos` and reversal
+    /// `v` (a plain walk's `pos` and `v` are 0; a symmetric walk merges representatives that
+    /// share two factors after an element of its group).
     pub const MERGE: u32 = 2;
     /// `plus(t, u, pos)`: `u` changed, the added term goes to slot `v`.
     pub const PLUS: u32 = 3;
-    /// Slot `t` cleared (its term became zero).
+    /// Slot `t` cleared (its term became zero, or its orbit cancelled).
     pub const CLEAR: u32 = 4;
-    /// The orbit flip of a symmetric walk (see the module docs): `x = rotate(t, pos & 3)` and
-    /// `y = rotate(u, pos >> 2)` flip at A (`flip(keep = x, other = y, A)`) and become the
-    /// representatives of `t` and `u`.
+    /// The orbit flip of a symmetric walk (see the module docs): `x = g t` and `y = h u`
+    /// flip at A (`flip(keep = x, other = y, A)`) and become the representatives of `t` and
+    /// `u`; `g` and `h` are packed by [`orbit_flip`].
     pub const ORBIT_FLIP: u32 = 5;
+    /// Slot `t` reversed ([`crate::group::Reversal`]): its orbit's other representative, in a
+    /// walk whose group reverses but does not rotate (the flip that follows is a plain one).
+    pub const REVERSE: u32 = 6;
 
     /// The `pos` field of an [`ORBIT_FLIP`] whose terms are seen from `t_rotation` and
     /// `u_rotation`.
     pub const fn orbit_rotations(t_rotation: u32, u_rotation: u32) -> u32 {
         t_rotation | u_rotation << 2
+    }
+
+    /// An [`ORBIT_FLIP`] of slots `t` and `u` seen through the elements `g` and `h`: their
+    /// rotations in the `pos` field, their reversals in bits 0 and 1 of `v`.
+    pub fn orbit_flip(g: Element, h: Element, t: u32, u: u32) -> [u32; 2] {
+        let reversals = g.reversed as u32 | (h.reversed as u32) << 1;
+        pack(
+            ORBIT_FLIP,
+            orbit_rotations(g.rotation as u32, h.rotation as u32),
+            t,
+            u,
+            reversals,
+        )
     }
 
     /// One logged move: `[kind << 28 | pos << 24 | v, t << 16 | u]`.
@@ -334,15 +361,11 @@ pub mod log {
 
     /// Applies one logged move to a walker's `slots` with core's moves: the host's side of the
     /// kernels' differential test (what the kernel did, done again by the reference).
-    pub fn replay(slots: &mut [Term], entry: [u32; 2]) -> Result<(), ReplayError> {
+    /// `reversal` is the shape's, for the moves of walks whose group reverses.
+    pub fn replay(slots: &mut [Term], entry: [u32; 2], reversal: Reversal) -> Result<(), ReplayError> {
         let (kind, field, t, u, v) = unpack(entry);
-        let (pos, t, u, v) = (
-            Position::from_index(field as usize % 3),
-            t as usize,
-            u as usize,
-            v as usize,
-        );
-        if t >= slots.len() || u >= slots.len() || v >= slots.len() {
+        let (pos, t, u) = (Position::from_index(field as usize % 3), t as usize, u as usize);
+        if t >= slots.len() || u >= slots.len() || (kind == PLUS && v as usize >= slots.len()) {
             return Err(ReplayError::SlotOutOfRange);
         }
         match kind {
@@ -352,24 +375,24 @@ pub mod log {
                 (slots[t], slots[u]) = (x, y);
             }
             MERGE => {
-                let other = slots[u].rotated(pos);
+                let other = reversal.act(Element::new(field as u8, v & 1 != 0), slots[u]);
                 slots[t] = moves::merge(&slots[t], &other).unwrap_or_default();
                 slots[u] = Term::default();
             }
             PLUS => {
                 let (changed, added) = moves::plus(&slots[t], &slots[u], pos);
                 slots[u] = changed;
-                slots[v] = added;
+                slots[v as usize] = added;
             }
             CLEAR => slots[t] = Term::default(),
             ORBIT_FLIP => {
-                let (mut x, mut y) = (
-                    slots[t].rotated(Position::from_index(field as usize & 3)),
-                    slots[u].rotated(Position::from_index(field as usize >> 2)),
-                );
+                let g = Element::new((field & 3) as u8, v & 1 != 0);
+                let h = Element::new((field >> 2) as u8, v & 2 != 0);
+                let (mut x, mut y) = (reversal.act(g, slots[t]), reversal.act(h, slots[u]));
                 moves::flip(&mut x, &mut y, Position::A);
                 (slots[t], slots[u]) = (x, y);
             }
+            REVERSE => slots[t] = reversal.term(slots[t]),
             _ => return Err(ReplayError::UnknownKind(kind)),
         }
         Ok(())
@@ -383,7 +406,11 @@ mod tests {
         factor_index, group_memory_at, group_table_entries, scheme_words, sparsity_flags, warp_flags,
         warp_shared_bytes, Launch, Partners, Sparsity, Style, WarpState, FLAG_GENERALIZED, FLAG_SPARSE,
     };
+    use crate::group::Reversal;
     use crate::moves;
+
+    /// The reversal of a walk that takes none (no move below reads it).
+    const PLAIN: Reversal = Reversal::from_widths([0; 3]);
     use crate::term::{Position, Term};
 
     #[test]
@@ -391,19 +418,19 @@ mod tests {
         let mut slots = [Term::new(1, 2, 4), Term::new(1, 8, 16), Term::default()];
         let (mut x, mut y) = (slots[0], slots[1]);
         moves::flip(&mut x, &mut y, Position::A);
-        log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 1, 0)).unwrap();
+        log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 1, 0), PLAIN).unwrap();
         assert_eq!(slots[..2], [x, y]);
         let (changed, added) = moves::plus(&slots[0], &slots[1], Position::B);
-        log::replay(&mut slots, log::pack(log::PLUS, 1, 0, 1, 2)).unwrap();
+        log::replay(&mut slots, log::pack(log::PLUS, 1, 0, 1, 2), PLAIN).unwrap();
         assert_eq!(slots[1..], [changed, added]);
-        log::replay(&mut slots, log::pack(log::CLEAR, 0, 2, 0, 0)).unwrap();
+        log::replay(&mut slots, log::pack(log::CLEAR, 0, 2, 0, 0), PLAIN).unwrap();
         assert!(slots[2].is_zero());
         assert_eq!(
-            log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 3, 0)),
+            log::replay(&mut slots, log::pack(log::FLIP, 0, 0, 3, 0), PLAIN),
             Err(ReplayError::SlotOutOfRange)
         );
         assert_eq!(
-            log::replay(&mut slots, log::pack(9, 0, 0, 1, 0)),
+            log::replay(&mut slots, log::pack(9, 0, 0, 1, 0), PLAIN),
             Err(ReplayError::UnknownKind(9))
         );
     }
@@ -419,12 +446,13 @@ mod tests {
         log::replay(
             &mut slots,
             log::pack(log::ORBIT_FLIP, log::orbit_rotations(1, 2), 0, 1, 0),
+            PLAIN,
         )
         .unwrap();
         assert_eq!(slots, [x, y]);
         // `u` seen from its rotation 1 shares two factors with `t`: a merge.
         let mut slots = [Term::new(1, 2, 4), Term::new(7, 1, 2)];
-        log::replay(&mut slots, log::pack(log::MERGE, 1, 0, 1, 0)).unwrap();
+        log::replay(&mut slots, log::pack(log::MERGE, 1, 0, 1, 0), PLAIN).unwrap();
         assert_eq!(slots, [Term::new(1, 2, 4 ^ 7), Term::default()]);
     }
 

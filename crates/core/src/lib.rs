@@ -36,6 +36,7 @@ extern crate alloc;
 
 pub mod counters;
 pub mod device;
+pub mod group;
 pub mod known;
 pub mod moves;
 pub mod plateau;

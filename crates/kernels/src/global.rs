@@ -6,6 +6,7 @@
 
 use flipgraph_core::counters::Counters;
 use flipgraph_core::device::{factor_index, log_words, scheme_words, Launch, WarpState, NO_LOAD};
+use flipgraph_core::group::Reversal;
 
 /// Aborts the launch: an index broke the contract.
 #[cold]
@@ -59,6 +60,10 @@ pub struct WarpGlobal {
     pub staged: Option<SchemeSlots>,
     log: *mut u32,
     log_cap: u32,
+    /// The shape's reversal (core's `group::Reversal`), for the walks whose group has it: here
+    /// rather than in the walk's parameters, which the slow paths copy (a plain walk's copies
+    /// grew by its size and its group kernels slowed down).
+    pub reversal: Reversal,
 }
 
 impl WarpGlobal {
@@ -91,6 +96,7 @@ impl WarpGlobal {
             // SAFETY (of the `add`): this warp's log, per the contract.
             log: unsafe { (launch.log as *mut u32).add(warp * log_words(launch.log_cap as usize)) },
             log_cap: launch.log_cap,
+            reversal: Reversal::from_widths(launch.widths),
         })
     }
 

@@ -5,17 +5,18 @@
 use core::arch::nvptx;
 
 use flipgraph_core::device::{warp_flags, warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
+use flipgraph_core::group::Group;
 use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared32, Shared64};
 use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, Warp};
 
-/// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking plain
-/// schemes or (`$c3` true) C3-invariant ones, finding partners as `$pairing` does (by
-/// sampling or by groups, core's `Partners`).
+/// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking the
+/// schemes invariant under `$group` (core's `Group`; the trivial group's are all schemes),
+/// finding partners as `$pairing` does (by sampling or by groups, core's `Partners`).
 macro_rules! walk_kernel {
-    ($(#[$doc:meta])* $name:ident, $store:ty, $c3:literal, $pairing:ty) => {
+    ($(#[$doc:meta])* $name:ident, $store:ty, $group:expr, $pairing:ty) => {
         $(#[$doc])*
         ///
         /// `launch.round_us`, when not zero, ends the walk of every warp after that many
@@ -29,7 +30,7 @@ macro_rules! walk_kernel {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
             // SAFETY: the contract above.
-            unsafe { run::<$store, $c3, $pairing>(&launch) }
+            unsafe { run::<$store, { $group.index() }, $pairing>(&launch) }
         }
     };
 }
@@ -39,7 +40,7 @@ walk_kernel!(
     /// Factors of up to 64 bits, 8 bytes of shared memory each.
     walk,
     Shared64,
-    false,
+    Group::Trivial,
     Sampled
 );
 walk_kernel!(
@@ -47,7 +48,7 @@ walk_kernel!(
     /// each, and 32-bit compares).
     walk32,
     Shared32,
-    false,
+    Group::Trivial,
     Sampled
 );
 walk_kernel!(
@@ -55,14 +56,46 @@ walk_kernel!(
     /// each walker's slots hold its triple orbits' representatives. 64-bit factors.
     walk_c3,
     Shared64,
-    true,
+    Group::C3,
     Sampled
 );
 walk_kernel!(
     /// `walk_c3` for shapes whose factors have at most 32 bits.
     walk32_c3,
     Shared32,
-    true,
+    Group::C3,
+    Sampled
+);
+walk_kernel!(
+    /// The walk kernel of schemes invariant under the reversal of every index (core's
+    /// `Group::Z2`; any shape): each walker's slots hold its free orbits' representatives.
+    /// 64-bit factors.
+    walk_z2,
+    Shared64,
+    Group::Z2,
+    Sampled
+);
+walk_kernel!(
+    /// `walk_z2` for shapes whose factors have at most 32 bits.
+    walk32_z2,
+    Shared32,
+    Group::Z2,
+    Sampled
+);
+walk_kernel!(
+    /// The walk kernel of schemes invariant under rotation and reversal (core's `Group::C6`;
+    /// square shapes): each walker's slots hold its free orbits' representatives. 64-bit
+    /// factors.
+    walk_c6,
+    Shared64,
+    Group::C6,
+    Sampled
+);
+walk_kernel!(
+    /// `walk_c6` for shapes whose factors have at most 32 bits.
+    walk32_c6,
+    Shared32,
+    Group::C6,
     Sampled
 );
 walk_kernel!(
@@ -70,14 +103,14 @@ walk_kernel!(
     /// walks where flip partners are scarce (near the records).
     walk_groups,
     Shared64,
-    false,
+    Group::Trivial,
     Grouped<PositionCovers, false>
 );
 walk_kernel!(
     /// `walk_groups` for shapes whose factors have at most 32 bits.
     walk32_groups,
     Shared32,
-    false,
+    Group::Trivial,
     Grouped<SinkCover, false>
 );
 walk_kernel!(
@@ -86,14 +119,14 @@ walk_kernel!(
     /// a burst starts, and a difference traps.
     walk_groups_checked,
     Shared64,
-    false,
+    Group::Trivial,
     Grouped<PositionCovers, true>
 );
 walk_kernel!(
     /// `walk32_groups` for the self-test, checked as `walk_groups_checked` is.
     walk32_groups_checked,
     Shared32,
-    false,
+    Group::Trivial,
     Grouped<SinkCover, true>
 );
 
@@ -103,7 +136,7 @@ walk_kernel!(
 /// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES, P::PARTNERS)` bytes of shared
 /// memory per warp.
 #[inline(always)]
-unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
+unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
     if launch.flags & FLAG_TRAP != 0 {
         crate::trap();
     }
@@ -122,7 +155,7 @@ unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
         target: launch.target,
         // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
         // The walkers that hold walk sparse by default (core's `device::warp_flags`).
-        flags: if C3 {
+        flags: if G != Group::Trivial.index() {
             warp_flags(launch.flags, style) & !(FLAG_SCAN | FLAG_GENERALIZED)
         } else {
             warp_flags(launch.flags, style)
@@ -134,6 +167,6 @@ unsafe fn run<S: FactorStore, const C3: bool, P: Pairing>(launch: &Launch) {
     // SAFETY: this warp's part of the block's shared memory, per the contract.
     unsafe {
         let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES, P::PARTNERS));
-        Warp::<S, C3, P>::run(&global, params, warp_shared, launch.steps, launch.round_us);
+        Warp::<S, G, P>::run(&global, params, warp_shared, launch.steps, launch.round_us);
     }
 }

@@ -6,7 +6,8 @@
 //! - [`shared`]: a warp's factor arrays in shared memory, addressed as shared memory.
 //! - [`global`]: a warp's state, schemes and move log in global memory, bounds-checked.
 //! - [`launch`]: the kernels' entry points (`walk`, and `walk32` for factors of up to 32 bits;
-//!   `walk_c3` and `walk32_c3` for C3-invariant schemes):
+//!   `walk_c3`, `walk_z2`, `walk_c6` and their 32-bit twins for schemes invariant under a
+//!   group of core's `group` module):
 //!   one `Launch` in, each warp's share of its memory out.
 //! - [`walk`]: one warp's walk on one scheme, built on the moves of flipgraph-core.
 #![no_std]

@@ -37,15 +37,19 @@
 //!   dependent takes the slow path: merges, and generalized flips of groups of 3 to 5 by subset
 //!   XOR or of larger groups (up to 32) by Gaussian elimination across the lanes.
 //!
-//! Symmetric walks (the kernels `walk_c3` and `walk32_c3`, `Warp<_, _, true>`: a constant, so
-//! that the plain kernels carry none of it): the slots hold one representative per triple orbit of a
-//! C3-invariant scheme (core's `symmetry` module; the fixed terms stay on the host). A
-//! representative stands for its three rotations, so each lane offers the factor at a
-//! position of its own drawing, and two lanes that match hold rotations that share their
-//! factor at A: the orbit flip is core's flip at A on those rotations, which become the two
+//! Symmetric walks (the kernels `walk_c3`, `walk_z2`, `walk_c6` and their 32-bit twins,
+//! `Warp<_, G, _>` with `G` the index of core's `group::Group`: a constant, so that the plain
+//! kernels carry none of it): the slots hold one representative per free orbit of a scheme
+//! invariant under the group (core's `group` module; the other orbits stay on the host). A
+//! representative stands for its images under every element, so each lane offers the factor
+//! of an image of its own drawing (a rotation of its own where the group rotates, else at the
+//! step's position; reversed or not where it reverses), and two lanes that match hold images
+//! that share that factor: the orbit flip is core's flip on those images, which become the two
 //! representatives. A flip that zeroes one is a merge, as in the plain walk; merges look for
-//! two shared factors in every rotation; no move leaves a representative `X (x) X (x) X`
-//! (the fixed terms are frozen); a removed or added representative is three terms of rank.
+//! two shared factors in every image; no move leaves a representative that a rotation fixes
+//! (`X (x) X (x) X`: the fixed terms are frozen), and a representative that the reversal
+//! fixes is cleared (its orbit is each term twice: zero over F2); a removed or added
+//! representative is as many terms of rank as the group has elements.
 //!
 //! Each generalized flip folds as core's reference `generalized_flip_subsets` does (so
 //! repeated folds reach the rank method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
@@ -54,9 +58,10 @@
 //! replay on the host.
 
 use flipgraph_core::device::{
-    factor_index, group_memory_at, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG,
-    FLAG_SCAN, FLAG_SPARSE, NO_LOAD,
+    factor_index, group_memory_at, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN,
+    FLAG_SPARSE, NO_LOAD,
 };
+use flipgraph_core::group::{Element, Group};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
 use flipgraph_core::rng::WyRand;
@@ -96,9 +101,10 @@ pub(crate) struct Params {
     pub plateau_floor: u32,
 }
 
-/// One warp's walk; `C3`: a symmetric walk (on orbit representatives).
+/// One warp's walk; `G`: the index of its group (core's `Group::index`; 0, the trivial group,
+/// for a plain walk; else a symmetric walk on orbit representatives).
 #[derive(Clone, Copy)]
-pub(crate) struct Warp<'g, S: FactorStore, const C3: bool, P: Pairing> {
+pub(crate) struct Warp<'g, S: FactorStore, const G: u8, P: Pairing> {
     lane: u32,
     /// Slots per lane.
     k: usize,
@@ -174,7 +180,7 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
+impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     #[inline(always)]
     fn factor(&self, pos: usize, slot: usize) -> u64 {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
@@ -186,8 +192,45 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
         Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
     }
 
-    /// Terms of rank per slot: a triple orbit's three in a symmetric walk.
-    const UNIT: u32 = if C3 { 3 } else { 1 };
+    /// The group the walk keeps.
+    const GROUP: Group = Group::from_index(G);
+    /// Whether the walk is symmetric (moves orbits).
+    const SYMMETRIC: bool = G != Group::Trivial.index();
+    /// Terms of rank per slot: a free orbit's, as many as the group has elements.
+    const UNIT: u32 = Self::GROUP.order() as u32;
+
+    /// The term at `slot` seen from `at`, reversed if `reversed` (the image a lane of a
+    /// symmetric walk offers).
+    #[inline(always)]
+    fn seen(&self, slot: usize, at: Position, reversed: bool) -> Term {
+        let t = self.term_from(slot, self.rotation(at));
+        if Self::GROUP.reverses() && reversed {
+            self.reversed_from(t, at)
+        } else {
+            t
+        }
+    }
+
+    /// `t`, seen from `at`, reversed (each factor by the width of the position it came from).
+    #[inline(always)]
+    fn reversed_from(&self, t: Term, at: Position) -> Term {
+        let r = self.global.reversal;
+        Term::new(r.factor(at, t.a), r.factor(at.next(), t.b), r.factor(at.prev(), t.c))
+    }
+
+    /// Whether the orbit of `t` (seen from `at`) cancels: the reversal fixes it, so the orbit
+    /// is each of its terms twice.
+    #[inline(always)]
+    fn cancels(&self, t: Term, at: Position) -> bool {
+        Self::GROUP.reverses() && !t.is_zero() && self.reversed_from(t, at) == t
+    }
+
+    /// Whether a move may leave `t` as a representative: a rotation of the group would fix
+    /// it (`X (x) X (x) X`, a fixed term, and those are frozen).
+    #[inline(always)]
+    fn refused(t: Term) -> bool {
+        Self::GROUP.rotates() && t.is_cube()
+    }
 
     /// Where the factors of a term seen from `pos` (core's [`Term::rotated`]) start: computed
     /// once per move, so that reading a term rotated costs no selects by position.
@@ -328,14 +371,18 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
         let r = self.rng.bits();
         let pos = Position::from_index(((r as u32 as u64 * 3) >> 32) as usize);
         for round in 0..self.p.match_rounds.min(self.k) {
-            // A symmetric walk's lanes each offer a rotation of their own drawing.
-            let at = if C3 {
-                lane_rotation(r as u32, self.lane, round)
+            // A symmetric walk's lanes each offer an image of their own drawing.
+            let (at, reversed) = if Self::SYMMETRIC {
+                lane_image(r as u32, self.lane, round, pos, Self::GROUP)
             } else {
-                pos
+                (pos, false)
             };
             let slot = self.own_slot((r >> 32) as u32, round, at);
-            let key = self.factor(at.index(), slot);
+            let key = if Self::GROUP.reverses() && reversed {
+                self.global.reversal.factor(at, self.factor(at.index(), slot))
+            } else {
+                self.factor(at.index(), slot)
+            };
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
             let same = match_any_u32(fold32(key));
@@ -357,10 +404,10 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             if keepers == 0 {
                 continue;
             }
-            // A keeper's partner is the next lane of its group; each with the rotation it
-            // offered (the step's position, but in a symmetric walk).
-            let offer = if C3 {
-                slot as u32 | (at as u32) << SLOT_BITS
+            // A keeper's partner is the next lane of its group; each with the image it
+            // offered in a symmetric walk.
+            let offer = if Self::SYMMETRIC {
+                slot as u32 | (at as u32 | (reversed as u32) << 2) << SLOT_BITS
             } else {
                 slot as u32
             };
@@ -399,7 +446,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     /// walker's, of those it takes ([`Warp::weigh_pairs`]).
     fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
-        let weighed = !C3 && self.p.flags & FLAG_SPARSE != 0;
+        let weighed = !Self::SYMMETRIC && self.p.flags & FLAG_SPARSE != 0;
         let keepers = if weighed {
             self.weigh_pairs(keepers, pair, pos, r)
         } else {
@@ -419,18 +466,20 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             let lane = (rest.trailing_zeros() + start) & 31;
             rest &= rest - 1;
             let (t, u) = directed(shuffle(pair, lane), r, lane);
-            let (at_t, at_u) = if C3 {
+            let (at_t, at_u) = if Self::SYMMETRIC {
                 (offered_position(t), offered_position(u))
             } else {
                 (pos, pos)
             };
+            let (rev_t, rev_u) = (offered_reversal(t), offered_reversal(u));
             let (t, u) = ((t & SLOT_MASK) as usize, (u & SLOT_MASK) as usize);
-            // An earlier flip's reductions may have changed or cleared the pair.
-            let key = self.factor(at_t.index(), t);
-            if key != 0 && key == self.factor(at_u.index(), u) {
-                if C3 {
-                    self.orbit_flip(t, at_t, u, at_u, work);
-                } else {
+            if Self::SYMMETRIC {
+                let image = |slot, at, reversed| Image { slot, at, reversed };
+                self.orbit_flip(image(t, at_t, rev_t), image(u, at_u, rev_u), pos, work);
+            } else {
+                // An earlier flip's reductions may have changed or cleared the pair.
+                let key = self.factor(pos.index(), t);
+                if key != 0 && key == self.factor(pos.index(), u) {
                     // Weighed above if sparse: `flip` weighs nothing more.
                     self.flip(t, u, pos, work);
                 }
@@ -479,7 +528,10 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
         let before = weight(&x) + weight(&y);
         moves::flip(&mut x, &mut y, Position::A);
-        if P::GROUPS && self.p.flags & FLAG_SPARSE != 0 && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
+        if P::GROUPS
+            && self.p.flags & FLAG_SPARSE != 0
+            && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits())
+        {
             // Turned down, not missed: the pair was there, so no guess of a flipless scheme.
             self.failed = 0;
             self.st.since_reduction += 1;
@@ -512,35 +564,59 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
         self.outlined(|w| w.reduce(work, before));
     }
 
-    /// The orbit flip of a symmetric walk: core's flip at A between the representatives of
-    /// `t` seen from `at_t` and of `u` seen from `at_u` (which share that factor); the two
-    /// results are the new representatives. Not taken when one would be `X (x) X (x) X`: it
-    /// would settle to a fixed term, and the fixed terms are frozen.
-    fn orbit_flip(&mut self, t: usize, at_t: Position, u: usize, at_u: Position, work: &mut Work) {
-        let (mut x, mut y) = (
-            self.term_from(t, self.rotation(at_t)),
-            self.term_from(u, self.rotation(at_u)),
-        );
-        moves::flip(&mut x, &mut y, Position::A);
-        self.st.since_reduction += 1;
-        if x.is_cube() || y.is_cube() {
+    /// The orbit flip of a symmetric walk: core's flip at A between the images of `t` and `u`
+    /// that met, when they still share that factor (an earlier flip of the match may have
+    /// changed them); the two results are the new representatives. Not taken when one would
+    /// be `X (x) X (x) X` under a rotating group: it would settle to a fixed term, and the
+    /// fixed terms are frozen. A result that the reversal fixes is cleared: its orbit cancels.
+    fn orbit_flip(&mut self, t: Image, u: Image, pos: Position, work: &mut Work) {
+        let (mut x, mut y) = (self.seen(t.slot, t.at, t.reversed), self.seen(u.slot, u.at, u.reversed));
+        if x.a == 0 || x.a != y.a {
             return;
         }
-        self.put2_from(t, x, u, y, self.rotation(Position::A));
+        moves::flip(&mut x, &mut y, Position::A);
+        self.st.since_reduction += 1;
+        if Self::refused(x) || Self::refused(y) {
+            return;
+        }
+        let before = self.st.rank;
+        // A rotating group keeps the images as its representatives; under the reversal alone
+        // they are stored seen from the step's position again (the positions' layouts differ).
+        let back = if Self::GROUP.rotates() { Position::A } else { pos };
+        self.put2_from(t.slot, x, u.slot, y, self.rotation(back));
         if self.hinted() {
-            // Both representatives are seen anew from A: every factor may have moved.
-            for pos in Position::ALL {
-                self.hint_new_factor(pos, t);
-                self.hint_new_factor(pos, u);
+            // Both representatives are seen anew: every factor may have moved.
+            for at in Position::ALL {
+                self.hint_new_factor(at, t.slot);
+                self.hint_new_factor(at, u.slot);
             }
         }
-        let rotations = log::orbit_rotations(at_t as u32, at_u as u32);
-        self.log(log::ORBIT_FLIP, rotations, t, u, 0);
+        if Self::GROUP.rotates() {
+            let reversals = t.reversed as usize | (u.reversed as usize) << 1;
+            let rotations = log::orbit_rotations(t.at as u32, u.at as u32);
+            self.log(log::ORBIT_FLIP, rotations, t.slot, u.slot, reversals);
+        } else {
+            for image in [t, u] {
+                if image.reversed {
+                    self.log(log::REVERSE, 0, image.slot, 0, 0);
+                }
+            }
+            self.log(log::FLIP, pos as u32, t.slot, u.slot, 0);
+        }
         self.tally.flips += 1;
         self.failed = 0;
-        if x.is_zero() || y.is_zero() {
-            // Rotations differ: a merge partner may share any two factors.
-            self.reduce_flipped(t, u, ALL, work);
+        let mut reduce = x.is_zero() || y.is_zero();
+        for (slot, z) in [(t.slot, x), (u.slot, y)] {
+            if self.cancels(z, back) {
+                self.clear(slot);
+                reduce = true;
+            }
+        }
+        if reduce {
+            // The images differ: a merge partner may share any two factors.
+            work.push(t.slot, ALL);
+            work.push(u.slot, ALL);
+            self.outlined(|w| w.reduce(work, before));
         }
     }
 
@@ -698,15 +774,15 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
                 self.clear(slot);
                 continue;
             }
-            if C3 {
-                if let Some((other, rotation)) = self.orbit_merge_partner(slot, x) {
-                    self.merge(slot, other, rotation, x, work);
+            if Self::SYMMETRIC {
+                if let Some((other, image)) = self.orbit_merge_partner(slot, x) {
+                    self.merge(slot, other, image, x, work);
                 }
                 continue;
             }
             let scan = self.scan(slot, x);
             if let Some(other) = scan.merge {
-                self.merge(slot, other, Position::A, x, work);
+                self.merge(slot, other, Element::IDENTITY, x, work);
                 continue;
             }
             if self.p.flags & FLAG_GENERALIZED != 0 {
@@ -756,37 +832,51 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     }
 
     /// A representative that shares two factors with the representative `x` at `slot` in one
-    /// of its rotations (a symmetric walk's merge), with that rotation.
-    fn orbit_merge_partner(&self, slot: usize, x: Term) -> Option<(usize, Position)> {
+    /// of its images (a symmetric walk's merge), with the element of that image.
+    fn orbit_merge_partner(&self, slot: usize, x: Term) -> Option<(usize, Element)> {
         let two = |y: Term| (y.a == x.a) as u32 + (y.b == x.b) as u32 + (y.c == x.c) as u32 >= 2;
+        let rotations = if Self::GROUP.rotates() { 3 } else { 1 };
+        let reversals = if Self::GROUP.reverses() { 2 } else { 1 };
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             let y = self.term(s);
             let other = y.a != 0 && s != slot;
-            let rotation = Position::ALL.into_iter().find(|&at| two(y.rotated(at)));
-            let hit = ballot(other && rotation.is_some());
+            let mut found = None;
+            for image in 0..rotations * reversals {
+                let g = Element::new((image % rotations) as u8, image >= rotations);
+                if found.is_none() && two(self.global.reversal.act(g, y)) {
+                    found = Some(g);
+                }
+            }
+            let hit = ballot(other && found.is_some());
             if hit != 0 {
                 let lane = hit.trailing_zeros();
-                let at = shuffle(rotation.map_or(0, |at| at as u32), lane);
-                return Some((j * 32 + lane as usize, Position::from_index(at as usize)));
+                let g = shuffle(found.map_or(0, Element::bits), lane);
+                return Some((j * 32 + lane as usize, Element::from_bits(g)));
             }
         }
         None
     }
 
-    /// Merges the term at `other`, seen from `rotation` (A but in a symmetric walk), into `x`
-    /// at `slot`. A symmetric walk refuses a merge that leaves `X (x) X (x) X`.
-    fn merge(&mut self, slot: usize, other: usize, rotation: Position, x: Term, work: &mut Work) {
-        let merged = moves::merge(&x, &self.term_from(other, self.rotation(rotation))).unwrap_or_default();
-        if C3 && merged.is_cube() {
+    /// Merges the term at `other`, seen through `g` (the identity but in a symmetric walk),
+    /// into `x` at `slot`. A symmetric walk refuses a merge that leaves `X (x) X (x) X` under a
+    /// rotating group, and clears one whose orbit cancels.
+    fn merge(&mut self, slot: usize, other: usize, g: Element, x: Term, work: &mut Work) {
+        let seen = if Self::SYMMETRIC {
+            self.global.reversal.act(g, self.term(other))
+        } else {
+            self.term(other)
+        };
+        let merged = moves::merge(&x, &seen).unwrap_or_default();
+        if Self::refused(merged) {
             return;
         }
         self.put(slot, merged);
         self.put(other, Term::default());
-        self.log(log::MERGE, rotation as u32, slot, other, 0);
+        self.log(log::MERGE, g.rotation as u32, slot, other, g.reversed as usize);
         self.st.rank -= Self::UNIT;
         self.tally.reductions += Self::UNIT;
-        if merged.is_zero() {
+        if merged.is_zero() || self.cancels(merged, Position::A) {
             self.clear(slot);
         } else {
             work.push(slot, ALL);
@@ -946,8 +1036,14 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
             return;
         }
         let (changed, added) = moves::plus(&x, &y, pos);
-        if C3 && (changed.is_cube() || added.is_cube()) {
-            // It would make a fixed term; a symmetric walk's are frozen.
+        if Self::SYMMETRIC
+            && (Self::refused(changed)
+                || Self::refused(added)
+                || self.cancels(changed, Position::A)
+                || self.cancels(added, Position::A))
+        {
+            // It would make a fixed term (a symmetric walk's are frozen) or an orbit that
+            // cancels.
             return;
         }
         self.put(u, changed);
@@ -1005,7 +1101,7 @@ impl<S: FactorStore, const C3: bool, P: Pairing> Warp<'_, S, C3, P> {
     }
 }
 
-impl<'g, S: FactorStore, const C3: bool, P: Pairing> Warp<'g, S, C3, P> {
+impl<'g, S: FactorStore, const G: u8, P: Pairing> Warp<'g, S, G, P> {
     /// Walks one warp for a launch: loads its scheme (a staged one, or its own terms) into
     /// its shared memory at `warp_shared`, takes up to `steps` steps (stopping at the target
     /// or, when `round_us` is not zero, after that many microseconds), and writes its terms and
@@ -1018,7 +1114,7 @@ impl<'g, S: FactorStore, const C3: bool, P: Pairing> Warp<'g, S, C3, P> {
     pub(crate) unsafe fn run(global: &'g WarpGlobal, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
         let mut st = global.state();
         let words = scheme_words(p.cap);
-        let mut w = Warp::<S, C3, P> {
+        let mut w = Warp::<S, G, P> {
             lane: warp::lane_id(),
             k: p.cap / 32,
             // SAFETY: this warp's shared memory (the contract above): its factors, then its hints.
@@ -1117,15 +1213,36 @@ fn offered_position(offer: u32) -> Position {
     Position::from_index((offer >> SLOT_BITS) as usize & 3)
 }
 
-/// The rotation a lane of a symmetric walk offers in match round `round`: a draw of its own
-/// from the step's random bits `r`.
+/// Whether an offer's image is reversed (see [`Warp::flip_pairs`]).
 #[inline(always)]
-fn lane_rotation(r: u32, lane: u32, round: usize) -> Position {
+fn offered_reversal(offer: u32) -> bool {
+    (offer >> SLOT_BITS) & 4 != 0
+}
+
+/// One image that a lane of a symmetric walk offered: its slot, the position it was seen
+/// from, and whether it was reversed.
+#[derive(Clone, Copy)]
+struct Image {
+    slot: usize,
+    at: Position,
+    reversed: bool,
+}
+
+/// The image a lane of a symmetric walk offers in match round `round`, a draw of its own
+/// from the step's random bits `r`: the position it is seen from (its own rotation where the
+/// group rotates, else the step's `pos`) and whether it is reversed (where the group reverses).
+#[inline(always)]
+fn lane_image(r: u32, lane: u32, round: usize, pos: Position, group: Group) -> (Position, bool) {
     let mut h = r ^ lane.wrapping_mul(0x27d4_eb2f) ^ (round as u32).wrapping_mul(0x1656_67b1);
     h ^= h >> 15;
     h = h.wrapping_mul(0x2c1b_3c6d);
     h ^= h >> 12;
-    Position::from_index(((h as u64 * 3) >> 32) as usize)
+    let at = if group.rotates() {
+        Position::from_index(((h as u64 * 3) >> 32) as usize)
+    } else {
+        pos
+    };
+    (at, group.reverses() && h & 1 != 0)
 }
 
 /// A factor folded to 32 bits: a match key, or a term of a sum, whose equality is only a hint

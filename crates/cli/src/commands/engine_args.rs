@@ -12,7 +12,7 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
-use crate::engine::{Backend, EngineSpec, Symmetry, WALKERS_PER_THREAD};
+use crate::engine::{Backend, EngineSpec, Group, WALKERS_PER_THREAD};
 use crate::search::ladder::Ladder;
 use crate::search::{Patience, Restarts};
 
@@ -202,7 +202,11 @@ impl EngineArgs {
             start_rank: None,
             fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
                 (Some(given), _) => given.into(),
-                (None, true) if self.symmetry() == SymmetryArg::C3 && self.backend == BackendArg::Gpu => {
+                // Only the CPU walks C3 with free fixed terms; the GPU and the other groups keep them.
+                (None, true)
+                    if self.symmetry() != SymmetryArg::Trivial
+                        && (self.symmetry() != SymmetryArg::C3 || self.backend == BackendArg::Gpu) =>
+                {
                     FixedTerms::Frozen
                 }
                 (None, true) => FixedTerms::Free,
@@ -213,7 +217,7 @@ impl EngineArgs {
 
     /// Which schemes to walk: as given, else all.
     pub fn symmetry(&self) -> SymmetryArg {
-        self.symmetry.unwrap_or(SymmetryArg::None)
+        self.symmetry.unwrap_or(SymmetryArg::Trivial)
     }
 
     /// True for a search from fixed cubes: Moosbauer and Poole's settings are its defaults.
@@ -278,7 +282,7 @@ impl EngineArgs {
     /// pairs: BENCHMARKS.md) and by sampling from the naive scheme (it descends faster) and in
     /// symmetric walks (the only way the GPU walks them).
     pub fn partners(&self, given: bool) -> Partners {
-        match (self.gpu_partners, given && self.symmetry() == SymmetryArg::None) {
+        match (self.gpu_partners, given && self.symmetry() == SymmetryArg::Trivial) {
             (Some(chosen), _) => chosen.into(),
             (None, true) => Partners::Groups,
             (None, false) => Partners::Sample,
@@ -304,8 +308,8 @@ impl EngineArgs {
         if self.cubes.is_empty() {
             return Ok(Scheme::naive(shape));
         }
-        if self.symmetry() != SymmetryArg::C3 {
-            bail!("--cubes needs --symmetry c3: the cubes are the fixed terms of the cyclic symmetry");
+        if !Group::from(self.symmetry()).rotates() {
+            bail!("--cubes needs --symmetry c3 or c6: the cubes are the fixed terms of the cyclic symmetry");
         }
         if !shape.is_square() {
             bail!("--cubes needs a square shape; {shape} is not");
@@ -389,9 +393,11 @@ macro_rules! choices {
 
 choices!(
     /// `--symmetry`.
-    SymmetryArg => Symmetry {
-        None => "none", "Every scheme: the plain flip graph";
+    SymmetryArg => Group {
+        Trivial => "none", "Every scheme: the plain flip graph";
         C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); on a GPU the fixed terms stay frozen and reductions are merges";
+        Z2 => "z2", "Any shape: only schemes invariant under reversing every index (A, B, C -> J A J, J B J, J C J, J the anti-identity), moved orbit by orbit; GPU only; the start must be invariant (the naive scheme is)";
+        C6 => "c6", "Square shapes: invariant under both the rotation of c3 and the reversal of z2 (the group of Moosbauer and Poole's 6x6x6 rank 153); GPU only; with --cubes the cube patterns must be mirror images of each other as a set";
     }
 );
 
@@ -543,7 +549,7 @@ pub(crate) mod tests {
         assert_eq!(
             naive.spec_from(125, false),
             crate::engine::EngineSpec {
-                symmetry: crate::engine::Symmetry::C3,
+                symmetry: crate::engine::Group::C3,
                 start_rank: Some(125),
                 ..Default::default()
             }

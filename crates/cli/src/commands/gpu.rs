@@ -5,16 +5,17 @@ use std::process::ExitCode;
 
 use anyhow::{bail, ensure, Result};
 use flipgraph_core::device::{log, Partners};
+use flipgraph_core::group::{is_invariant, Reversal};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::plateau::GPU_FLOOR;
 use flipgraph_core::sparsity::Sparsity;
-use flipgraph_core::symmetry::{is_c3_invariant, SymmetricScheme};
+use flipgraph_core::symmetry::SymmetricScheme;
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
-use crate::engine::{Engine, Symmetry};
+use crate::engine::{Engine, Group};
 use crate::schemes::read_valid_f2;
 
 /// Show the usable GPUs, or why there is none.
@@ -56,7 +57,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// The differential test from the naive scheme of six shapes and from `starts`, in every
 /// reduction, hint and partner mode, with fixed plateaus and with the adaptive one; then symmetric
-/// walks (C3) from the naive schemes of four square shapes and from 5x5x5's three cubes.
+/// walks of every group (c3, z2, c6) from the naive schemes of four square shapes and from
+/// 5x5x5's three cubes, c6 from 6x6x6's three cubes, and z2 from four rectangular shapes.
 fn self_test(starts: &[Scheme]) -> Result<()> {
     for (reductions, partners, adaptive) in [
         (Reductions::Scan, Mode::Sample(Hints::Off), false),
@@ -81,7 +83,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(plateau)
             };
-            self_test_walks(&naive, plateau, reductions, partners, Symmetry::None)?;
+            self_test_walks(&naive, plateau, reductions, partners, Group::Trivial)?;
         }
         for start in starts {
             let plateau = if adaptive {
@@ -89,7 +91,7 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             } else {
                 Plateau::Fixed(500)
             };
-            self_test_walks(start, plateau, reductions, partners, Symmetry::None)?;
+            self_test_walks(start, plateau, reductions, partners, Group::Trivial)?;
         }
     }
     let diagonal = |i: u32| 1u64 << (6 * i);
@@ -102,10 +104,29 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             .with_cubes(&cubes)?
             .to_scheme(),
     );
+    // The reversal's walks: rectangular shapes (z2 only) and the square ones (z2 and c6),
+    // 6x6x6 from Moosbauer and Poole's cubes among them.
+    let reversed: Vec<Scheme> = [(2, 3, 4), (3, 4, 5), (4, 4, 5), (3, 5, 7)]
+        .into_iter()
+        .map(|(n, m, p)| Shape::new(n, m, p).map(Scheme::naive))
+        .collect::<Result<_, _>>()?;
+    let six = Shape::square(6)?;
+    let pair = |i: u32| (1u64 << (7 * i)) | (1u64 << (7 * (i + 1)));
+    let six_cubes = SymmetricScheme::naive(six)?
+        .with_cubes(&[pair(0), pair(2), pair(4)])?
+        .to_scheme();
     for hints in [Hints::Off, Hints::On] {
         for plateau in [Plateau::Fixed(300), Plateau::Adaptive { floor: GPU_FLOOR }] {
+            let walk =
+                |start: &Scheme, group| self_test_walks(start, plateau, Reductions::Walk, Mode::Sample(hints), group);
             for start in &symmetric {
-                self_test_walks(start, plateau, Reductions::Walk, Mode::Sample(hints), Symmetry::C3)?;
+                walk(start, Group::C3)?;
+                walk(start, Group::Z2)?;
+                walk(start, Group::C6)?;
+            }
+            walk(&six_cubes, Group::C6)?;
+            for start in &reversed {
+                walk(start, Group::Z2)?;
             }
         }
     }
@@ -127,7 +148,7 @@ fn self_test_walks(
     plateau: Plateau,
     reductions: Reductions,
     mode: Mode,
-    symmetry: Symmetry,
+    symmetry: Group,
 ) -> Result<()> {
     let (hints, partners) = match mode {
         Mode::Sample(hints) => (hints, Partners::Sample),
@@ -139,10 +160,10 @@ fn self_test_walks(
     let config = WalkConfig {
         plateau,
         generalized: true,
-        // Three plus moves of a plain walk, two of a symmetric one (three terms each).
+        // Three plus moves of a plain walk, two of a symmetric one (an orbit each).
         max_rank: match symmetry {
-            Symmetry::None => 3,
-            Symmetry::C3 => 6,
+            Group::Trivial => 3,
+            group => 2 * group.order(),
         },
         // Sparse walkers and free ones side by side (symmetric walks walk free).
         sparsity: Sparsity::Half,
@@ -178,7 +199,7 @@ fn self_test_walks(
         );
         let mut slots = engine.staged_slots(start)?;
         for &e in &entries {
-            log::replay(&mut slots, e).map_err(|e| anyhow::anyhow!("{shape} walker {w}: {e}"))?;
+            log::replay(&mut slots, e, Reversal::of(shape)).map_err(|e| anyhow::anyhow!("{shape} walker {w}: {e}"))?;
         }
         moves_replayed += entries.len();
         let gpu = engine.current_slots(w)?;
@@ -196,9 +217,10 @@ fn self_test_walks(
             "{shape} walker {w}: rank bookkeeping"
         );
         verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
-        if symmetry == Symmetry::C3 {
-            ensure!(is_c3_invariant(&scheme), "{shape} walker {w}: a symmetric walk left C3");
-        }
+        ensure!(
+            is_invariant(symmetry, &scheme),
+            "{shape} walker {w}: a symmetric walk left {symmetry}"
+        );
         let best = engine.best_scheme(w)?;
         if round.walkers[w].best_rank < start.rank() {
             verify(&best).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid best scheme: {d}"))?;

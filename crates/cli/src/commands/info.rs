@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use flipgraph_core::group::{invariant_groups, orbits, Group};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::is_c3_invariant;
 use flipgraph_core::Position;
@@ -40,6 +41,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let yes = if is_c3_invariant(&scheme) { "yes" } else { "no" };
         println!("C3-invariant (a(x)b(x)c -> b(x)c(x)a): {yes}");
     }
+    // The groups a symmetric search can walk it under (--symmetry), with their orbits.
+    let groups: Vec<String> = invariant_groups(&scheme)
+        .into_iter()
+        .filter(|&g| g != Group::Trivial)
+        .filter_map(|g| {
+            let o = orbits(g, &scheme).ok()?;
+            Some(format!(
+                "{g} ({} free orbits, {} other terms)",
+                o.free.len(),
+                o.fixed.len()
+            ))
+        })
+        .collect();
+    println!(
+        "invariant under: {}",
+        if groups.is_empty() {
+            "none".to_owned()
+        } else {
+            groups.join(", ")
+        }
+    );
     for pos in Position::ALL {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
     }

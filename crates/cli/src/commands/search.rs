@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
+use flipgraph_core::group::{is_invariant, orbits};
 use flipgraph_core::known::best_known_rank;
-use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms, SymmetricScheme};
+use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
-use crate::engine::{cores, Backend, EngineSpec, Kind, Symmetry};
+use crate::engine::{cores, Backend, EngineSpec, Group, Kind};
 use crate::schemes::{parse_writable, read_valid_f2};
 use crate::search::island::Island;
 use crate::search::ladder::Climb;
@@ -208,7 +209,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
         bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
     }
-    let plain = engine.symmetry == Some(SymmetryArg::None);
+    let plain = engine.symmetry == Some(SymmetryArg::Trivial);
     if !recipe.cubes.is_empty() {
         if plain {
             bail!(
@@ -221,18 +222,18 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
         engine.symmetry = Some(SymmetryArg::C3);
     }
     match recipe.symmetric {
-        Some(_) if plain => {
-            tracing::info!("--symmetry none: the checkpoint's C3-invariant schemes are walked as plain schemes")
+        Some((group, _)) if plain => {
+            tracing::info!("--symmetry none: the checkpoint's {group}-invariant schemes are walked as plain schemes")
         }
-        Some(fixed) => {
-            // The checkpoint's pool holds C3-invariant schemes: the resume walks them as such.
-            engine.symmetry = Some(SymmetryArg::C3);
+        Some((group, fixed)) => {
+            // The checkpoint's pool holds invariant schemes: the resume walks them as such.
+            engine.symmetry = Some(group.into());
             engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
         }
         None => {}
     }
     // The GPU samples the partners of symmetric walks, whatever a plain search recorded.
-    if engine.symmetry() == SymmetryArg::None {
+    if engine.symmetry() == SymmetryArg::Trivial {
         engine.gpu_partners = engine.gpu_partners.or(recipe.partners.map(Into::into));
     }
     engine.cubes = recipe.cubes;
@@ -262,13 +263,19 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         None => engine.naive_start(args.size.expect("clap requires --size"))?,
     };
     let spec = engine.spec();
-    if let (Some(path), Symmetry::C3) = (&args.from, spec.symmetry) {
-        if !is_c3_invariant(&scheme) {
-            bail!(
-                "{}: not invariant under the cyclic symmetry a(x)b(x)c -> b(x)c(x)a; --symmetry c3 needs an invariant start (the naive scheme is one; flipgraph info says)",
-                path.display()
-            );
-        }
+    let group = spec.symmetry;
+    if !group.acts_on(scheme.shape()) {
+        bail!("--symmetry {group} needs a square shape; {} is not", scheme.shape());
+    }
+    if group != Group::Trivial && !is_invariant(group, &scheme) {
+        let start = match &args.from {
+            Some(path) => path.display().to_string(),
+            None => format!("the start from --cubes {}", engine.cubes.join(",")),
+        };
+        bail!(
+            "{start}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+            group_words(group)
+        );
     }
     if let (Some(size), Some(_)) = (args.size, &args.from) {
         if size != scheme.shape() {
@@ -280,12 +287,12 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     let target = args
         .target_rank
         .unwrap_or_else(|| default_target(best_known, scheme.rank()));
-    if spec.symmetry == Symmetry::C3 && spec.fixed_terms == FixedTerms::Frozen {
-        let fixed = SymmetricScheme::from_scheme(&scheme)?.fixed_count();
-        if let Some(stop) = frozen_stop(target, fixed) {
+    if group != Group::Trivial && spec.fixed_terms == FixedTerms::Frozen {
+        let (fixed, unit) = (orbits(group, &scheme)?.fixed.len(), group.order());
+        if let Some(stop) = frozen_stop(target, fixed, unit) {
             tracing::warn!(
-                "with {fixed} frozen fixed terms every rank of this walk is {} modulo 3: it cannot end at rank {target}, only at {stop} or below (--fixed-terms free, or another start, changes that)",
-                fixed % 3
+                "with {fixed} frozen fixed terms every rank of this walk is {} modulo {unit}: it cannot end at rank {target}, only at {stop} or below (another start changes that)",
+                fixed % unit
             );
         }
     }
@@ -303,11 +310,21 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
 }
 
 /// Where a symmetric walk with `fixed` frozen fixed terms can stop on its way to `target`: its
-/// moves change the rank by three terms at a time, so every rank it takes is `fixed` modulo 3.
-/// None when `target` is such a rank; else the highest one below it.
-fn frozen_stop(target: usize, fixed: usize) -> Option<usize> {
-    let off = (target + 3 - fixed % 3) % 3;
+/// moves change the rank by `unit` terms at a time (its group's order), so every rank it takes
+/// is `fixed` modulo `unit`. None when `target` is such a rank; else the highest one below it.
+fn frozen_stop(target: usize, fixed: usize, unit: usize) -> Option<usize> {
+    let off = (target + unit - fixed % unit) % unit;
     (off != 0).then(|| target.saturating_sub(off))
+}
+
+/// What `group` keeps, in words for an error.
+fn group_words(group: Group) -> &'static str {
+    match group {
+        Group::Trivial => "every scheme",
+        Group::C3 => "the cyclic symmetry a(x)b(x)c -> b(x)c(x)a",
+        Group::Z2 => "reversing every index",
+        Group::C6 => "the cyclic symmetry and reversing every index",
+    }
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
@@ -411,7 +428,7 @@ pub struct ClimbReport {
 /// so) climbs again unless `--ladder off`. `--ladder on` where the start is given is refused;
 /// where it is moot (a job, a search that climbed already) it is said.
 fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result<bool> {
-    let start_given = args.from.is_some() || flags.symmetry() != SymmetryArg::None || !flags.cubes.is_empty();
+    let start_given = args.from.is_some() || flags.symmetry() != SymmetryArg::Trivial || !flags.cubes.is_empty();
     let asked = flags.ladder == Some(LadderArg::On);
     if start_given && asked {
         bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
@@ -538,7 +555,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         restarts: flags.restarts(),
         pool_ranks: flags.pool_ranks(),
         cubes: flags.cubes.clone(),
-        symmetric: (spec.symmetry == Symmetry::C3).then_some(spec.fixed_terms),
+        symmetric: (spec.symmetry != Group::Trivial).then_some((spec.symmetry, spec.fixed_terms)),
         sparsity: spec.sparsity,
         partners: spec.gpu_partners,
         climbing: climb.as_ref().is_some_and(|c| c.cut_short),
@@ -672,10 +689,13 @@ mod tests {
     #[test]
     fn a_frozen_symmetric_walk_stops_only_at_ranks_of_its_residue() {
         // 5x5x5 from naive: 5 fixed terms, ranks 2 modulo 3; 93 is 0 modulo 3, 92 is the stop.
-        assert_eq!(frozen_stop(93, 5), Some(92));
+        assert_eq!(frozen_stop(93, 5, 3), Some(92));
+        // 6x6x6 under c6 from the cubes 110000,001100,000011: 3 fixed terms, orbits of 6.
+        assert_eq!(frozen_stop(153, 3, 6), None);
+        assert_eq!(frozen_stop(152, 3, 6), Some(147));
         // From the cubes 10001,01010,00100: 3 fixed terms, and 93 is reachable.
-        assert_eq!(frozen_stop(93, 3), None);
-        assert_eq!(frozen_stop(94, 3), Some(93));
-        assert_eq!(frozen_stop(1, 2), Some(0));
+        assert_eq!(frozen_stop(93, 3, 3), None);
+        assert_eq!(frozen_stop(94, 3, 3), Some(93));
+        assert_eq!(frozen_stop(1, 2, 3), Some(0));
     }
 }

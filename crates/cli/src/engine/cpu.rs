@@ -1,13 +1,13 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
-use super::{Engine, Kind, Round, Symmetry, WalkerStatus};
+use super::{Engine, Group, Kind, Round, WalkerStatus};
 
 /// What the CPU engine's walkers walk, and how.
 #[derive(Clone, Copy, Debug)]
@@ -16,7 +16,7 @@ pub struct Walks {
     pub config: WalkConfig,
     /// The rank the slack counts from; None: each loaded scheme's rank.
     pub slack_from: Option<usize>,
-    pub symmetry: Symmetry,
+    pub symmetry: Group,
     /// Whether symmetric walks may change their fixed terms.
     pub fixed_terms: FixedTerms,
 }
@@ -49,9 +49,9 @@ impl CpuEngine {
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
         let symmetric = match (self.walks.symmetry, self.walks.fixed_terms) {
-            (Symmetry::None, _) => "",
-            (Symmetry::C3, FixedTerms::Free) => " (C3-invariant schemes)",
-            (Symmetry::C3, FixedTerms::Frozen) => " (C3-invariant schemes, fixed terms frozen)",
+            (Group::Trivial, _) => String::new(),
+            (group, FixedTerms::Free) => format!(" ({group}-invariant schemes)"),
+            (group, FixedTerms::Frozen) => format!(" ({group}-invariant schemes, fixed terms frozen)"),
         };
         format!(
             "cpu: {} walkers on {} threads{symmetric}",
@@ -88,12 +88,13 @@ impl Engine for CpuEngine {
         config.plateau = config.plateau.for_style(style);
         config.sparsity = config.sparsity.for_style(style);
         let walk: Box<dyn Walk> = match symmetry {
-            Symmetry::None => Box::new(Walker::new(scheme, config, seed)),
-            Symmetry::C3 => {
+            Group::Trivial => Box::new(Walker::new(scheme, config, seed)),
+            Group::C3 => {
                 let symmetric =
                     SymmetricScheme::from_scheme(scheme).context("--symmetry c3 walks C3-invariant schemes only")?;
                 Box::new(SymmetricWalker::with_fixed_terms(&symmetric, config, seed, fixed_terms))
             }
+            group => bail!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)"),
         };
         self.walkers[walker] = Some(walk);
         Ok(())

@@ -8,6 +8,7 @@ pub mod gpu;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::device::Partners;
+pub use flipgraph_core::group::Group;
 use flipgraph_core::plateau::{Style, CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
@@ -24,16 +25,6 @@ pub enum Backend {
     Auto,
     Cpu,
     Gpu,
-}
-
-/// Which schemes the walkers walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Symmetry {
-    /// All schemes: the plain flip graph.
-    None,
-    /// Schemes invariant under the cyclic symmetry of square shapes (a (x) b (x) c ->
-    /// b (x) c (x) a), moved orbit by orbit. The GPU walks them with fixed terms frozen.
-    C3,
 }
 
 /// Which kind of engine walks: what [`Backend::Auto`] resolved to.
@@ -86,7 +77,7 @@ pub struct EngineSpec {
     pub gpu_reductions: Reductions,
     pub gpu_hints: Hints,
     pub gpu_partners: Partners,
-    pub symmetry: Symmetry,
+    pub symmetry: Group,
     /// Whether symmetric walks may change their fixed terms.
     pub fixed_terms: FixedTerms,
 }
@@ -114,7 +105,7 @@ impl Default for EngineSpec {
             gpu_reductions: Reductions::Walk,
             gpu_hints: Hints::Auto,
             gpu_partners: Partners::Sample,
-            symmetry: Symmetry::None,
+            symmetry: Group::Trivial,
             fixed_terms: FixedTerms::Free,
         }
     }
@@ -166,22 +157,33 @@ impl EngineSpec {
 
     /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
-        if self.symmetry == Symmetry::None && self.fixed_terms == FixedTerms::Frozen {
-            bail!("frozen fixed terms need --symmetry c3 (plain walks have no fixed terms to keep)");
+        let group = self.symmetry;
+        if group == Group::Trivial && self.fixed_terms == FixedTerms::Frozen {
+            bail!("frozen fixed terms need --symmetry (plain walks have no fixed terms to keep)");
         }
-        if self.symmetry == Symmetry::C3 {
-            if !shape.is_square() {
-                bail!("--symmetry c3 needs a square shape; {shape} is not");
-            }
-            if self.backend != Backend::Cpu {
-                if let Some(why) = self.gpu_cannot_walk_symmetric() {
-                    if self.backend == Backend::Gpu {
-                        bail!("--backend gpu --symmetry c3: {why}; use --backend cpu");
-                    }
-                    tracing::info!("--symmetry c3: running on the CPU ({why})");
-                    return self.open_cpu(shape);
+        if !group.acts_on(shape) {
+            bail!("--symmetry {group} needs a square shape; {shape} is not");
+        }
+        if group != Group::Trivial && self.backend != Backend::Cpu {
+            if let Some(why) = self.gpu_cannot_walk_symmetric() {
+                if group != Group::C3 {
+                    bail!("--symmetry {group}: {why}");
                 }
+                if self.backend == Backend::Gpu {
+                    bail!("--backend gpu --symmetry c3: {why}; use --backend cpu");
+                }
+                tracing::info!("--symmetry c3: running on the CPU ({why})");
+                return self.open_cpu(shape);
             }
+        }
+        if matches!(group, Group::Z2 | Group::C6) {
+            // Only the GPU kernels walk these groups so far (the CPU walker is C3's).
+            return match self.backend {
+                Backend::Cpu => bail!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)"),
+                _ => self
+                    .open_gpu(shape)
+                    .with_context(|| format!("--symmetry {group} walks on a GPU only")),
+            };
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),

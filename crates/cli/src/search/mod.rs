@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::device::Partners;
+use flipgraph_core::group::Group;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::plateau::{Style, HOLD_FLOOR};
 use flipgraph_core::rng::WyRand;
@@ -65,9 +66,9 @@ pub struct SearchConfig {
     pub restarts: Restarts,
     /// The `--cubes` patterns of a search from fixed cubes, kept in its checkpoints.
     pub cubes: Vec<String>,
-    /// For a search of C3-invariant schemes, whether its fixed terms are frozen: kept in its
-    /// checkpoints, so that a resume walks the same schemes.
-    pub symmetric: Option<FixedTerms>,
+    /// For a search of invariant schemes, the group and whether its fixed terms are frozen:
+    /// kept in its checkpoints, so that a resume walks the same schemes.
+    pub symmetric: Option<(Group, FixedTerms)>,
     /// Which walkers walk sparse: kept in its checkpoints, so that a resume walks the same way.
     pub sparsity: Sparsity,
     /// How GPU walkers find flip partners: kept in its checkpoints, so that a resume walks the
@@ -786,7 +787,7 @@ impl<'a> Driver<'a> {
             rounds: self.rounds,
             pool: pool_entries(self.pool.iter().map(|s| &**s)),
             cubes: self.config.cubes.clone(),
-            symmetric: self.config.symmetric.map(|fixed| symmetric_name(fixed).to_owned()),
+            symmetric: self.config.symmetric.map(symmetric_name),
             sparse: Some(self.config.sparsity.name().to_owned()),
             partners: Some(self.config.partners.name().to_owned()),
             climbing: self.config.climbing,

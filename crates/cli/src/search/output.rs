@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use flipgraph_core::device::Partners;
 use flipgraph_core::formats::{self, Format, Ring};
+use flipgraph_core::group::Group;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::verify::Verified;
@@ -50,8 +51,8 @@ pub struct Checkpoint {
     /// keeps that start and the settings that go with it; empty for other searches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cubes: Vec<String>,
-    /// A search of C3-invariant schemes: [`symmetric_name`] of its fixed terms; None for a plain
-    /// search.
+    /// A search of invariant schemes: [`symmetric_name`] of its group and fixed terms; None
+    /// for a plain search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetric: Option<String>,
     /// Which walkers walk sparse ([`Sparsity::name`]), so that a resume keeps it; absent in
@@ -75,8 +76,8 @@ pub struct Checkpoint {
 pub struct Recipe {
     /// Its `--cubes` patterns (empty for a search of another start).
     pub cubes: Vec<String>,
-    /// For a search of C3-invariant schemes, whether its fixed terms are frozen.
-    pub symmetric: Option<FixedTerms>,
+    /// For a search of invariant schemes, its group and whether its fixed terms are frozen.
+    pub symmetric: Option<(Group, FixedTerms)>,
     /// Which walkers walked sparse, if it says.
     pub sparsity: Option<Sparsity>,
     /// How GPU walkers found flip partners, if it says.
@@ -108,12 +109,14 @@ fn named<T>(path: &Path, name: Option<&str>, what: &str, find: impl Fn(&str) -> 
     .transpose()
 }
 
-/// How a checkpoint names the fixed terms of a search of C3-invariant schemes.
-pub fn symmetric_name(fixed: FixedTerms) -> &'static str {
-    match fixed {
-        FixedTerms::Frozen => "c3, fixed terms frozen",
-        FixedTerms::Free => "c3, fixed terms free",
-    }
+/// How a checkpoint names the group and fixed terms of a search of invariant schemes
+/// (`c3, fixed terms frozen`).
+pub fn symmetric_name((group, fixed): (Group, FixedTerms)) -> String {
+    let fixed = match fixed {
+        FixedTerms::Frozen => "frozen",
+        FixedTerms::Free => "free",
+    };
+    format!("{group}, fixed terms {fixed}")
 }
 
 /// A checkpoint's `pool`: each scheme as its list of `[a, b, c]` factor masks.
@@ -184,9 +187,11 @@ impl Checkpoint {
         let fields: RecipeFields = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         let symmetric = named(&path, fields.symmetric.as_deref(), "symmetry", |name| {
-            [FixedTerms::Frozen, FixedTerms::Free]
+            Group::ALL
                 .into_iter()
-                .find(|&fixed| symmetric_name(fixed) == name)
+                .filter(|&g| g != Group::Trivial)
+                .flat_map(|g| [(g, FixedTerms::Frozen), (g, FixedTerms::Free)])
+                .find(|&symmetric| symmetric_name(symmetric) == name)
         })?;
         let sparsity = named(&path, fields.sparse.as_deref(), "sparsity", Sparsity::from_name)?;
         let partners = named(&path, fields.partners.as_deref(), "partners", Partners::from_name)?;

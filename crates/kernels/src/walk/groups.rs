@@ -30,6 +30,7 @@
 mod cover;
 
 use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
+use flipgraph_core::group::Element;
 use flipgraph_core::{moves, Position};
 
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
@@ -53,7 +54,7 @@ pub(crate) trait Pairing: Copy {
     unsafe fn new(ptr: *mut u8, cap: usize) -> Self;
 
     /// One step of the warp's walk.
-    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Self>, work: &mut Work);
+    fn step<S: FactorStore, const G: u8>(w: &mut Warp<'_, S, G, Self>, work: &mut Work);
 
     /// Notes that the term at `slot` changed other than by a flip; every lane calls it, with
     /// its own `lane`.
@@ -81,7 +82,7 @@ impl Pairing for Sampled {
     }
 
     #[inline(always)]
-    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Sampled>, work: &mut Work) {
+    fn step<S: FactorStore, const G: u8>(w: &mut Warp<'_, S, G, Sampled>, work: &mut Work) {
         w.step(work);
     }
 }
@@ -112,7 +113,7 @@ impl<C: Covers, const CHECKED: bool> Pairing for Grouped<C, CHECKED> {
     }
 
     #[inline(always)]
-    fn step<S: FactorStore, const C3: bool>(w: &mut Warp<'_, S, C3, Grouped<C, CHECKED>>, work: &mut Work) {
+    fn step<S: FactorStore, const G: u8>(w: &mut Warp<'_, S, G, Grouped<C, CHECKED>>, work: &mut Work) {
         w.group_step(work);
     }
 
@@ -252,7 +253,7 @@ impl GroupMemory {
     }
 }
 
-impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S, C3, Grouped<C, CHECKED>> {
+impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G, Grouped<C, CHECKED>> {
     /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
     fn group_step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
@@ -318,7 +319,11 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
         // there), and they are taken again without a look, unless a pass, a reduction or a
         // plus move came first. Their slots stay in `mated` while searches elsewhere find
         // nothing.
-        let mut held = if resume & HELD != 0 { Some((resume & 3) as usize) } else { None };
+        let mut held = if resume & HELD != 0 {
+            Some((resume & 3) as usize)
+        } else {
+            None
+        };
         self.pairing.burst.left = 0;
         // At the sink found last, unchanged (its plus move was refused): nothing to find. The
         // self-test's walks look again, to check that.
@@ -400,7 +405,10 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
             let mine = mated & (1 << j) != 0;
             let row = ballot(mine);
             if mine {
-                f(listed + (row & lanes_below()).count_ones(), (j * 32 + self.lane) as usize);
+                f(
+                    listed + (row & lanes_below()).count_ones(),
+                    (j * 32 + self.lane) as usize,
+                );
             }
             listed += row.count_ones();
         }
@@ -434,7 +442,11 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
         // The rows held stay for the search, as in a production walk.
         let held = self.pairing.burst.mated;
         let pass = self.find_groups(pos);
-        let expected = if pass.grouped != 0 { self.pairing.burst.mated } else { held };
+        let expected = if pass.grouped != 0 {
+            self.pairing.burst.mated
+        } else {
+            held
+        };
         self.pairing.burst.mated = held;
         let found = self.search_cover(pos, rows);
         trap_unless(found.grouped == pass.grouped && ballot(self.pairing.burst.mated != expected) == 0);
@@ -538,7 +550,9 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
             at += 32;
         }
         for j in 0..self.k as u32 {
-            self.pairing.memory.set_mate((j * 32 + self.lane) as usize, NO_MATE as usize);
+            self.pairing
+                .memory
+                .set_mate((j * 32 + self.lane) as usize, NO_MATE as usize);
         }
         warp::sync();
         let first_row = self.rng.below(self.k);
@@ -646,7 +660,7 @@ impl<S: FactorStore, const C3: bool, C: Covers, const CHECKED: bool> Warp<'_, S,
                 // An earlier merge of this pass may have taken either.
                 let (x, y) = (self.term(slot), self.term(mate));
                 if x.a != 0 && y.a != 0 && moves::merge(&x, &y).is_some() {
-                    self.merge(slot, mate, Position::A, x, work);
+                    self.merge(slot, mate, Element::IDENTITY, x, work);
                 }
             }
             while rows != 0 {

@@ -198,13 +198,21 @@ impl GroupMemory {
     #[inline(always)]
     fn cover_rows(self, pos: Position, lane: u32) -> u32 {
         // SAFETY: the hint words (core's `HINT_BYTES`: 3 * 32 words) lie just before the table.
-        unsafe { self.table.before::<Shared32>(HINT_BYTES).read(pos.index() * 32 + lane as usize) as u32 }
+        unsafe {
+            self.table
+                .before::<Shared32>(HINT_BYTES)
+                .read(pos.index() * 32 + lane as usize) as u32
+        }
     }
 
     #[inline(always)]
     fn set_cover_rows(self, pos: Position, lane: u32, rows: u32) {
         // SAFETY: as in `cover_rows`.
-        unsafe { self.table.before::<Shared32>(HINT_BYTES).write(pos.index() * 32 + lane as usize, rows as u64) };
+        unsafe {
+            self.table
+                .before::<Shared32>(HINT_BYTES)
+                .write(pos.index() * 32 + lane as usize, rows as u64)
+        };
     }
 
     /// Adds this lane's `rows` to the covers at the positions of the mask `at`; unknown ones
