@@ -484,7 +484,7 @@ mod tests {
             }
         }
         // Pod derives refuse padding; the sizes the PTX parameter and the host copy rely on:
-        assert_eq!(core::mem::size_of::<Launch>(), 80);
+        assert_eq!(core::mem::size_of::<Launch>(), 96);
         assert_eq!(core::mem::size_of::<WarpState>() % 8, 0);
         // A group kernel's memory follows what a sampling warp has, and holds its table and
         // mates of 16-bit words.

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use flipgraph_core::device::Partners;
 use flipgraph_core::verify::verify;
 use flipgraph_core::{Scheme, Shape};
@@ -524,11 +525,20 @@ fn median_of_runs(sorted: &[f64], runs: usize) -> Option<f64> {
     }
 }
 
+/// A choice's name on the command line (`none` for `SymmetryArg::Trivial`, not its variant's).
+fn value_name(choice: impl ValueEnum) -> String {
+    choice
+        .to_possible_value()
+        .expect("every choice has a name")
+        .get_name()
+        .to_owned()
+}
+
 /// The engine flags to pass on to `flipgraph search`.
 fn engine_flags(e: &EngineArgs) -> Vec<String> {
     let mut flags = vec![
         "--backend".to_owned(),
-        format!("{:?}", e.backend).to_lowercase(),
+        value_name(e.backend),
         "--gpu-rounds".into(),
         e.gpu_rounds.to_string(),
         "--gpu-flips".into(),
@@ -536,9 +546,9 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         "--gpu-round-ms".into(),
         e.gpu_round_ms.to_string(),
         "--gpu-reductions".into(),
-        format!("{:?}", e.gpu_reductions).to_lowercase(),
+        value_name(e.gpu_reductions),
         "--gpu-hints".into(),
-        format!("{:?}", e.gpu_hints).to_lowercase(),
+        value_name(e.gpu_hints),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
@@ -556,12 +566,13 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
     }
     for (flag, value) in [
         ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
+        ("--plus-cap", e.plus_cap.map(|s| s.to_string())),
         ("--patience", e.patience.map(|p| p.to_string())),
-        ("--restarts", e.restarts.map(|r| format!("{r:?}").to_lowercase())),
+        ("--restarts", e.restarts.map(value_name)),
         ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
-        ("--symmetry", e.symmetry.map(|s| format!("{s:?}").to_lowercase())),
-        ("--sparse", e.sparse.map(|s| format!("{s:?}").to_lowercase())),
-        ("--ladder", e.ladder.map(|l| format!("{l:?}").to_lowercase())),
+        ("--symmetry", e.symmetry.map(value_name)),
+        ("--sparse", e.sparse.map(value_name)),
+        ("--ladder", e.ladder.map(value_name)),
         (
             "--gpu-partners",
             e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),
@@ -575,7 +586,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);
     }
     if let Some(fixed) = e.fixed_terms {
-        flags.extend(["--fixed-terms".to_owned(), format!("{fixed:?}").to_lowercase()]);
+        flags.extend(["--fixed-terms".to_owned(), value_name(fixed)]);
     }
     flags
 }
@@ -620,6 +631,15 @@ mod tests {
             engine(&["--sparse", "all"]),
             engine(&["--ladder", "off"]),
             engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
+            engine(&["--symmetry", "z2", "--backend", "gpu"]),
+            engine(&[
+                "--symmetry",
+                "c6",
+                "--cubes",
+                "110000,001100,000011",
+                "--plus-cap",
+                "216",
+            ]),
         ] {
             let passed = engine(&engine_flags(&given));
             assert_eq!(format!("{passed:?}"), format!("{given:?}"));

@@ -52,6 +52,11 @@ pub struct EngineArgs {
     /// 0, counted from the search's start rank, however low the scheme it was loaded with).
     #[arg(long)]
     pub plus_slack: Option<usize>,
+    /// The rank above which no plus move takes a walker, for every walker (an absolute cap, as
+    /// Moosbauer and Poole's run files give one: 216 for 6x6x6); a walker above it, such as one
+    /// loaded with a higher start, takes plus moves once it is below. Instead of --plus-slack.
+    #[arg(long, value_name = "RANK", conflicts_with = "plus_slack")]
+    pub plus_cap: Option<usize>,
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
     #[arg(long)]
     pub no_generalized_flips: bool,
@@ -183,11 +188,12 @@ impl EngineArgs {
             walkers: self.walkers,
             walkers_per_thread: if self.cube_search() { 1 } else { WALKERS_PER_THREAD },
             plateau: self.plateau.or(self.cube_search().then_some(CUBE_PLATEAU)),
-            plus_slack: self.plus_slack.unwrap_or(if self.cube_search() {
-                CUBE_PLUS_SLACK
-            } else {
-                PLUS_SLACK
-            }),
+            plus_slack: match (self.plus_cap, self.plus_slack) {
+                (Some(_), _) => 0,
+                (None, Some(given)) => given,
+                (None, None) if self.cube_search() => CUBE_PLUS_SLACK,
+                (None, None) => PLUS_SLACK,
+            },
             generalized: !self.no_generalized_flips,
             sparsity: self.sparsity(false),
             round_steps: self.round_steps,
@@ -198,7 +204,7 @@ impl EngineArgs {
             gpu_hints: self.gpu_hints.into(),
             gpu_partners: self.partners(false),
             symmetry: self.symmetry().into(),
-            slack_from: None,
+            slack_from: self.plus_cap,
             start_rank: None,
             fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
                 (Some(given), _) => given.into(),
@@ -265,11 +271,12 @@ impl EngineArgs {
     }
 
     /// The engine these flags ask for, on a search whose starts reach rank `start_rank`: GPU
-    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it. A
-    /// start `given` (a scheme of --from, not the naive one) walks free unless --sparse says.
+    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it (a
+    /// --plus-cap is the rank plus moves stop at for any start). A start `given` (a scheme of
+    /// --from, not the naive one) walks free unless --sparse says.
     pub fn spec_from(&self, start_rank: usize, given: bool) -> EngineSpec {
         EngineSpec {
-            slack_from: (!self.cubes.is_empty()).then_some(start_rank),
+            slack_from: self.plus_cap.or((!self.cubes.is_empty()).then_some(start_rank)),
             start_rank: Some(start_rank),
             sparsity: self.sparsity(given),
             gpu_partners: self.partners(given),
@@ -506,6 +513,18 @@ pub(crate) mod tests {
         assert_eq!((spec.fixed_terms, spec.slack_from), (FixedTerms::Frozen, Some(135)));
         // Moosbauer and Poole's settings, unless flags say otherwise.
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
+        // An absolute cap replaces the slack, for every start.
+        let capped = engine(&[
+            "--symmetry",
+            "c6",
+            "--cubes",
+            "110000,001100,000011",
+            "--plus-cap",
+            "216",
+        ]);
+        let spec = capped.spec_from(231, false);
+        assert_eq!((spec.slack_from, spec.plus_slack), (Some(216), 0));
+        assert_eq!(capped.spec().slack_from, Some(216));
         assert_eq!(
             (args.patience(), args.restarts()),
             (Patience::Fixed(CUBE_PATIENCE), Restarts::Independent)

@@ -223,7 +223,10 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     }
     match recipe.symmetric {
         Some((group, _)) if plain => {
-            tracing::info!("--symmetry none: the checkpoint's {group}-invariant schemes are walked as plain schemes")
+            tracing::info!(
+                "--symmetry none: the checkpoint's {}-invariant schemes are walked as plain schemes",
+                group.label()
+            )
         }
         Some((group, fixed)) => {
             // The checkpoint's pool holds invariant schemes: the resume walks them as such.

@@ -50,8 +50,8 @@ impl Engine for CpuEngine {
     fn describe(&self) -> String {
         let symmetric = match (self.walks.symmetry, self.walks.fixed_terms) {
             (Group::Trivial, _) => String::new(),
-            (group, FixedTerms::Free) => format!(" ({group}-invariant schemes)"),
-            (group, FixedTerms::Frozen) => format!(" ({group}-invariant schemes, fixed terms frozen)"),
+            (group, FixedTerms::Free) => format!(" ({}-invariant schemes)", group.label()),
+            (group, FixedTerms::Frozen) => format!(" ({}-invariant schemes, fixed terms frozen)", group.label()),
         };
         format!(
             "cpu: {} walkers on {} threads{symmetric}",

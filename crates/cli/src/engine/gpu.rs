@@ -177,8 +177,12 @@ fn walked_terms(scheme: &Scheme, symmetry: Group) -> Result<(Vec<Term>, Vec<Term
     if symmetry == Group::Trivial {
         return Ok((scheme.terms().to_vec(), Vec::new()));
     }
-    let orbits = orbits(symmetry, scheme)
-        .with_context(|| format!("--symmetry {symmetry} walks {symmetry}-invariant schemes only"))?;
+    let orbits = orbits(symmetry, scheme).with_context(|| {
+        format!(
+            "--symmetry {symmetry} walks {}-invariant schemes only",
+            symmetry.label()
+        )
+    })?;
     let mut fixed: Vec<Term> = Vec::new();
     for t in orbits.fixed {
         match fixed.iter().position(|&x| x == t) {
@@ -487,7 +491,7 @@ impl Engine for GpuEngine {
     fn describe(&self) -> String {
         let symmetric = match self.options.symmetry {
             Group::Trivial => String::new(),
-            group => format!(", {group}-invariant schemes with fixed terms frozen"),
+            group => format!(", {}-invariant schemes with fixed terms frozen", group.label()),
         };
         format!("gpu: {}, {} walkers (warps){symmetric}", self.name, self.walkers)
     }

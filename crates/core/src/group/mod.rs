@@ -51,6 +51,16 @@ impl Group {
         }
     }
 
+    /// The name as the literature writes it: `trivial`, `C3`, `Z2`, `C6`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Group::Trivial => "trivial",
+            Group::C3 => "C3",
+            Group::Z2 => "Z2",
+            Group::C6 => "C6",
+        }
+    }
+
     /// The group named `name` ([`Group::name`]).
     pub fn from_name(name: &str) -> Option<Group> {
         Group::ALL.into_iter().find(|g| g.name() == name)
