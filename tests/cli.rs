@@ -294,6 +294,16 @@ fn info_names_the_groups_a_scheme_is_invariant_under() {
     );
 }
 
+#[test]
+fn our_6x6x6_rank_153_verifies_and_has_the_order_6_group() {
+    let file = data("6x6x6-r153-c6-flipgraph.json");
+    let verified = flipgraph(&["verify", file.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", text(&verified));
+    let info = text(&flipgraph(&["info", file.to_str().unwrap()]));
+    assert!(info.contains("rank:      153"), "{info}");
+    assert!(info.contains("c6 (25 free orbits, 3 other terms)"), "{info}");
+}
+
 /// Runs a command that writes a scheme to a temp file, then verifies the file; returns the
 /// verify line.
 fn make_and_verify(args: &[&str]) -> String {
