@@ -1,6 +1,7 @@
 //! GPU tests: they need an NVIDIA GPU, so they are ignored by default (a run without a GPU, as
 //! in CI, reports them as ignored rather than passed) and run with `-- --ignored` on a GPU
-//! machine, where they still skip, saying why, if no GPU is usable.
+//! machine. Asked to run where no GPU is usable (or, for the multi-GPU test, fewer than two),
+//! they fail, saying why: a skip is never reported as a pass.
 
 mod common;
 
@@ -20,20 +21,27 @@ fn bench_rows(args: &[&str], visible: Option<&str>) -> Vec<serde_json::Value> {
     rows.as_array().unwrap().clone()
 }
 
-/// Some(()) when a GPU is usable; None (with the reason printed) otherwise.
-fn gpu() -> Option<()> {
+/// Whether a GPU is usable: `flipgraph gpu` says so, or gives the reason it is not.
+fn gpu_usable() -> Result<(), String> {
     let out = flipgraph(&["gpu"]);
     if out.status.success() {
-        Some(())
+        Ok(())
     } else {
-        eprintln!("skipped: no usable GPU ({})", text(&out).trim());
-        None
+        Err(text(&out).trim().to_owned())
+    }
+}
+
+/// Fails the test, with the reason, when no GPU is usable: a GPU test asked to run where it
+/// cannot must not pass.
+fn require_gpu() {
+    if let Err(why) = gpu_usable() {
+        panic!("this test needs a usable NVIDIA GPU and there is none: {why}");
     }
 }
 
 #[test]
 fn without_a_gpu_the_gpu_backend_fails_clearly_and_auto_runs_on_the_cpu() {
-    if gpu().is_some() {
+    if gpu_usable().is_ok() {
         eprintln!("skipped: this machine has a GPU");
         return;
     }
@@ -65,9 +73,7 @@ fn without_a_gpu_the_gpu_backend_fails_clearly_and_auto_runs_on_the_cpu() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn the_kernel_move_log_replays_exactly_in_core() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let out = flipgraph(&["gpu", "--self-test"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("self-test passed"));
@@ -76,9 +82,7 @@ fn the_kernel_move_log_replays_exactly_in_core() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn every_scheme_the_gpu_hands_back_verifies() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     for row in bench_rows(&["--sizes", "3,4,5"], None) {
         assert_eq!(row["walkers_invalid"], 0, "{row}");
         assert_eq!(row["rejected"], 0, "{row}");
@@ -89,9 +93,7 @@ fn every_scheme_the_gpu_hands_back_verifies() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let run = |backend: &str, name: &str| {
         // `--ladder off`: the fault in the search itself, not in a rung of its ladder (whose
@@ -140,9 +142,7 @@ fn search_4x4x4(out: &std::path::Path, extra: &[&str], trap: Option<&str>) -> st
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let done = search_4x4x4(
@@ -175,9 +175,7 @@ fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn more_walkers_than_gpu_memory_holds_gives_the_limit() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let out = flipgraph(&[
         "bench",
         "--backend",
@@ -206,17 +204,15 @@ fn walkers_of(engine: &str) -> u64 {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn every_visible_gpu_runs_its_own_walkers() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let gpus = text(&flipgraph(&["gpu"]))
         .lines()
         .filter(|l| l.starts_with("GPU "))
         .count() as u64;
-    if gpus < 2 {
-        eprintln!("skipped: {gpus} GPU visible, this test needs two or more");
-        return;
-    }
+    assert!(
+        gpus >= 2,
+        "this test needs two or more GPUs and {gpus} is visible (on a one-GPU machine: --skip every_visible_gpu_runs_its_own_walkers)"
+    );
     let all = &bench_rows(&["--sizes", "4"], None)[0];
     let one = &bench_rows(&["--sizes", "4"], Some("0"))[0];
     let engine = all["engine"].as_str().unwrap();
@@ -253,9 +249,7 @@ fn products(dir: &std::path::Path) -> [String; 3] {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let [four, six, eight] = products(dir.path());
     // The self-test fails a start whose walks apply no flip.
@@ -280,9 +274,7 @@ fn walks_from_product_schemes_apply_flips_and_replay_exactly() {
 fn a_symmetric_start_whose_fixed_terms_cancel_hands_back_the_cancelled_scheme() {
     use flipgraph_core::formats::{write_f2, Format};
     use flipgraph_core::{Scheme, Shape, Term};
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     // The naive 3x3x3 and twice the fixed term x(x)x(x)x: a C3-invariant scheme of rank 29
     // that the GPU walks at rank 27, the two cancelled.
     let naive = Scheme::naive(Shape::new(3, 3, 3).unwrap());
@@ -308,6 +300,49 @@ fn a_symmetric_start_whose_fixed_terms_cancel_hands_back_the_cancelled_scheme() 
     assert!(said.contains("target reached: best rank 27"), "{said}");
 }
 
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn searches_under_z2_and_c6_write_verified_invariant_schemes() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    for (group, args) in [
+        (
+            "c6",
+            &["--size", "6", "--cubes", "110000,001100,000011", "--plus-cap", "216"][..],
+        ),
+        ("z2", &["--size", "3x4x5"][..]),
+    ] {
+        let out_dir = dir.path().join(group);
+        let out = bin()
+            .args([
+                "search",
+                "--backend",
+                "gpu",
+                "--symmetry",
+                group,
+                "--time",
+                "3s",
+                "--out",
+            ])
+            .arg(&out_dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{group}: {}", text(&out));
+        assert_results_verify(&out_dir);
+        let mut written = 0;
+        for entry in std::fs::read_dir(&out_dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") && path.to_string_lossy().contains("-r") {
+                let info = text(&flipgraph(&["info", path.to_str().unwrap()]));
+                assert!(info.contains(&format!("{group} (")), "{}: {info}", path.display());
+                written += 1;
+            }
+        }
+        assert!(written > 1, "{group}: the search wrote {written} schemes");
+    }
+}
+
 /// Flips per step of a 2-second bench from `start` with `--gpu-partners partners`.
 fn flips_per_step(start: &str, partners: &str) -> f64 {
     let args = ["--from", start, "--plateau", "1000000", "--gpu-partners", partners];
@@ -319,9 +354,7 @@ fn flips_per_step(start: &str, partners: &str) -> f64 {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn groups_find_the_flips_that_sampling_misses_near_a_record() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let [_, six, eight] = products(dir.path());
     for start in [six, eight] {
@@ -338,9 +371,7 @@ fn groups_find_the_flips_that_sampling_misses_near_a_record() {
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
-    if gpu().is_none() {
-        return;
-    }
+    require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let done = search_4x4x4(&out, &["--backend", "gpu", "--time", "20s", "--json"], None);
