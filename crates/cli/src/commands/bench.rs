@@ -596,7 +596,7 @@ mod tests {
     use super::{
         engine_flags, lowest_rank_written, median_of_runs, parse_seeds, reached_summary, row_over_seeds, Seeds,
     };
-    use crate::commands::engine_args::tests::engine;
+    use crate::commands::engine_args::tests::{engine, C6_6X6X6};
     use serde_json::json;
 
     #[test]
@@ -632,14 +632,7 @@ mod tests {
             engine(&["--ladder", "off"]),
             engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
             engine(&["--symmetry", "z2", "--backend", "gpu"]),
-            engine(&[
-                "--symmetry",
-                "c6",
-                "--cubes",
-                "110000,001100,000011",
-                "--plus-cap",
-                "216",
-            ]),
+            engine(&C6_6X6X6),
         ] {
             let passed = engine(&engine_flags(&given));
             assert_eq!(format!("{passed:?}"), format!("{given:?}"));

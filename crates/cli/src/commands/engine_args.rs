@@ -488,6 +488,16 @@ pub(crate) mod tests {
         engine: EngineArgs,
     }
 
+    /// Moosbauer and Poole's 6x6x6 recipe: c6 from three cubes, plus moves capped at 216.
+    pub(crate) const C6_6X6X6: [&str; 6] = [
+        "--symmetry",
+        "c6",
+        "--cubes",
+        "110000,001100,000011",
+        "--plus-cap",
+        "216",
+    ];
+
     /// The engine settings that these command-line flags give.
     pub(crate) fn engine<S: AsRef<str>>(args: &[S]) -> EngineArgs {
         Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
@@ -514,14 +524,7 @@ pub(crate) mod tests {
         // Moosbauer and Poole's settings, unless flags say otherwise.
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
         // An absolute cap replaces the slack, for every start.
-        let capped = engine(&[
-            "--symmetry",
-            "c6",
-            "--cubes",
-            "110000,001100,000011",
-            "--plus-cap",
-            "216",
-        ]);
+        let capped = engine(&C6_6X6X6);
         let spec = capped.spec_from(231, false);
         assert_eq!((spec.slack_from, spec.plus_slack), (Some(216), 0));
         assert_eq!(capped.spec().slack_from, Some(216));
