@@ -13,6 +13,20 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A scheme of the shared folder beside the checkout (../shared/schemes: GPL files, not copied
+/// into tests/data); a test that needs one fails without it, saying so, rather than pass.
+fn shared(name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/schemes")
+        .join(name);
+    assert!(
+        path.exists(),
+        "this test needs {} (the shared schemes beside the checkout; CI has them)",
+        path.display()
+    );
+    path
+}
+
 /// Writes `bytes` to a temp file named `name` and runs `flipgraph verify` on it.
 fn verify_bytes(name: &str, bytes: &[u8]) -> (Output, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -320,16 +334,9 @@ fn make_and_verify(args: &[&str]) -> String {
 
 #[test]
 fn product_of_strassen_and_the_rank_47_scheme_is_8x8x8_rank_329() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes/4x4x4-r47-km.exp");
-    if !shared.exists() {
-        eprintln!(
-            "skipped: {} not found (GPL file, not copied into tests/data)",
-            shared.display()
-        );
-        return;
-    }
+    let r47 = shared("4x4x4-r47-km.exp");
     let strassen = data("2x2x2-r7-strassen.m");
-    let line = make_and_verify(&["product", strassen.to_str().unwrap(), shared.to_str().unwrap()]);
+    let line = make_and_verify(&["product", strassen.to_str().unwrap(), r47.to_str().unwrap()]);
     assert!(line.contains("8x8x8, rank 329: valid over F2"), "{line}");
 }
 
@@ -428,12 +435,7 @@ fn generated_code_multiplies_correctly() {
     check_generated_code(&data("3x3x3-r23-laderman.m"), false);
     check_generated_code(&data("2x2x2-r7-strassen.m"), true);
     check_generated_code(&data("3x3x8-r55-perminov.json"), true);
-    let lifted = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes/5x5x5-r93-mp-lifted.exp");
-    if lifted.exists() {
-        check_generated_code(&lifted, false);
-    } else {
-        eprintln!("skipped the lifted 5x5x5: {} not found", lifted.display());
-    }
+    check_generated_code(&shared("5x5x5-r93-mp-lifted.exp"), false);
 }
 
 #[test]
@@ -470,14 +472,9 @@ fn lift_finds_integer_schemes_and_says_when_none_exists() {
     let line = make_and_verify(&["lift", mod2.to_str().unwrap()]);
     assert!(line.contains("2x2x2, rank 7: valid over Z"), "{line}");
 
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/schemes");
-    if !shared.exists() {
-        eprintln!("skipped the 5x5x5 and 4x4x4 lifts: {} not found", shared.display());
-        return;
-    }
-    let line = make_and_verify(&["lift", shared.join("5x5x5-r93-mp.exp").to_str().unwrap()]);
+    let line = make_and_verify(&["lift", shared("5x5x5-r93-mp.exp").to_str().unwrap()]);
     assert!(line.contains("5x5x5, rank 93: valid over Z"), "{line}");
-    let out = flipgraph(&["lift", shared.join("4x4x4-r47-km.exp").to_str().unwrap()]);
+    let out = flipgraph(&["lift", shared("4x4x4-r47-km.exp").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("no lift exists"), "{}", text(&out));
 }
