@@ -573,6 +573,7 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         ("--symmetry", e.symmetry.map(value_name)),
         ("--sparse", e.sparse.map(value_name)),
         ("--ladder", e.ladder.map(value_name)),
+        ("--preset", e.preset.map(value_name)),
         (
             "--gpu-partners",
             e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),

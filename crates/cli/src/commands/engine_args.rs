@@ -119,6 +119,13 @@ pub struct EngineArgs {
     /// a search killed during its climb climbs again on --resume (unless `off`).
     #[arg(long)]
     pub ladder: Option<LadderArg>,
+    /// A new search of a shape from its naive scheme on a GPU, given no --symmetry, --cubes or
+    /// plus-move limit: whether it takes the best method measured for the shape (auto, the
+    /// default: 5x5x5 walks c3 from the cubes 10001,01010,00100, which reached 93 in a median of
+    /// 5.5 s; 6x6x6 walks c6 from 110000,001100,000011 with --plus-cap 216, which reached 153 in
+    /// 148 s; BENCHMARKS.md) or walks as the other flags say (off).
+    #[arg(long, value_enum)]
+    pub preset: Option<PresetArg>,
     /// Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint
     /// records).
     #[arg(long)]
@@ -150,6 +157,82 @@ const PLUS_SLACK: usize = 4;
 const CUBE_PLATEAU: u64 = 16_667;
 const CUBE_PATIENCE: u64 = 33_000_000;
 const CUBE_PLUS_SLACK: usize = 0;
+
+/// `--preset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PresetArg {
+    /// The shape's best measured method, where one is known.
+    Auto,
+    /// The flags as given.
+    Off,
+}
+
+/// A shape's best measured method on a GPU: a symmetric search from cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The group.
+    pub symmetry: SymmetryArg,
+    /// The `--cubes` patterns.
+    pub cubes: &'static [&'static str],
+    /// The `--plus-cap`, if any.
+    pub plus_cap: Option<usize>,
+}
+
+/// The presets, by square shape (BENCHMARKS.md: 5x5x5 from the cubes in the c3 rows, 6x6x6 in
+/// the groups section).
+const PRESETS: [(usize, Preset); 2] = [
+    (
+        5,
+        Preset {
+            symmetry: SymmetryArg::C3,
+            cubes: &["10001", "01010", "00100"],
+            plus_cap: None,
+        },
+    ),
+    (
+        6,
+        Preset {
+            symmetry: SymmetryArg::C6,
+            cubes: &["110000", "001100", "000011"],
+            plus_cap: Some(216),
+        },
+    ),
+];
+
+impl Preset {
+    /// The preset of `shape`, if one was measured.
+    pub fn of(shape: Shape) -> Option<Preset> {
+        PRESETS
+            .into_iter()
+            .find(|&(n, _)| shape.is_square() && shape.n() == n)
+            .map(|(_, preset)| preset)
+    }
+
+    /// The flags it sets, as a command line would give them.
+    pub fn describe(self) -> String {
+        let symmetry = Group::from(self.symmetry);
+        let cap = self.plus_cap.map(|c| format!(" --plus-cap {c}")).unwrap_or_default();
+        format!("--symmetry {symmetry} --cubes {}{cap}", self.cubes.join(","))
+    }
+}
+
+impl EngineArgs {
+    /// Takes the preset of `shape` ([`Preset::of`]) where `--preset` allows it and none of the
+    /// flags it sets (nor a plus-move limit) was given; `on_gpu` says whether the engine walks
+    /// on a GPU, where the presets were measured. Returns the preset taken.
+    pub fn take_preset(&mut self, shape: Shape, on_gpu: impl FnOnce(&EngineArgs) -> bool) -> Option<Preset> {
+        let untouched = self.symmetry.is_none()
+            && self.cubes.is_empty()
+            && self.plus_slack.is_none()
+            && self.plus_cap.is_none()
+            && self.preset != Some(PresetArg::Off);
+        let preset = Preset::of(shape).filter(|_| untouched && on_gpu(self))?;
+        self.symmetry = Some(preset.symmetry);
+        self.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
+        self.plus_cap = preset.plus_cap;
+        Some(preset)
+    }
+}
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
 pub fn parse_diagonal(s: &str) -> Result<String, String> {
@@ -503,6 +586,50 @@ pub(crate) mod tests {
         Cli::try_parse_from(std::iter::once("flipgraph").chain(args.iter().map(AsRef::as_ref)))
             .expect("valid flags")
             .engine
+    }
+
+    #[test]
+    fn a_new_gpu_search_of_5x5x5_or_6x6x6_takes_its_measured_preset_unless_told_otherwise() {
+        use super::{Preset, SymmetryArg};
+        use flipgraph_core::Shape;
+        let (five, six) = (Shape::square(5).unwrap(), Shape::square(6).unwrap());
+        let mut args = engine::<&str>(&[]);
+        let preset = args.take_preset(six, |_| true).unwrap();
+        assert_eq!(preset, Preset::of(six).unwrap());
+        assert_eq!(args.symmetry, Some(SymmetryArg::C6));
+        assert_eq!(args.cubes, ["110000", "001100", "000011"]);
+        assert_eq!(args.plus_cap, Some(216));
+        assert_eq!(
+            preset.describe(),
+            "--symmetry c6 --cubes 110000,001100,000011 --plus-cap 216"
+        );
+        let mut args = engine::<&str>(&[]);
+        assert_eq!(
+            args.take_preset(five, |_| true).map(|p| p.symmetry),
+            Some(SymmetryArg::C3)
+        );
+        assert_eq!(args.plus_cap, None);
+        // Not on the CPU, not for other shapes, and not against a flag it would set.
+        let mut args = engine::<&str>(&[]);
+        assert_eq!(args.take_preset(six, |_| false), None);
+        assert_eq!(args.symmetry, None);
+        assert_eq!(
+            engine::<&str>(&[]).take_preset(Shape::square(4).unwrap(), |_| true),
+            None
+        );
+        for given in [
+            &["--preset", "off"][..],
+            &["--symmetry", "none"],
+            &["--symmetry", "c3"],
+            &["--plus-slack", "4"],
+            &["--cubes", "100000,010000"],
+        ] {
+            let mut args = engine(given);
+            let before = format!("{args:?}");
+            let asked = args.take_preset(six, |_| panic!("{given:?}: no need to ask for a GPU"));
+            assert_eq!(asked, None, "{given:?}");
+            assert_eq!(format!("{args:?}"), before, "{given:?}");
+        }
     }
 
     #[test]

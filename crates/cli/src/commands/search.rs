@@ -200,7 +200,17 @@ fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape)
 /// from fixed cubes, whose settings are the symmetric walk's.
 fn engine_flags(args: &Args) -> Result<EngineArgs> {
     let mut engine = args.engine.clone();
-    let Some(dir) = &args.resume else { return Ok(engine) };
+    let Some(dir) = &args.resume else {
+        if let (Some(shape), None) = (args.size, &args.from) {
+            if let Some(preset) = engine.take_preset(shape, |e| e.spec().on_gpu()) {
+                tracing::info!(
+                    "{shape} on a GPU: the best measured method, {} (BENCHMARKS.md; --preset off walks as the other flags say)",
+                    preset.describe()
+                );
+            }
+        }
+        return Ok(engine);
+    };
     if !engine.cubes.is_empty() {
         bail!("--cubes starts a new search; a resumed one keeps the cubes of its checkpoint");
     }
