@@ -39,6 +39,8 @@ enum Command {
     Gpu(commands::gpu::Args),
     Plot(commands::plot::Args),
     Product(commands::algebra::ProductArgs),
+    Sum(commands::algebra::SumArgs),
+    Split(commands::algebra::SplitArgs),
     Extend(commands::algebra::ExtendArgs),
     Project(commands::algebra::ProjectArgs),
     /// Rotate a scheme cyclically: <n,m,p> to <m,p,n>.
@@ -70,6 +72,8 @@ fn main() -> ExitCode {
         Command::Gpu(args) => commands::gpu::run(args),
         Command::Plot(args) => commands::plot::run(args),
         Command::Product(args) => commands::algebra::product(args),
+        Command::Sum(args) => commands::algebra::sum(args),
+        Command::Split(args) => commands::algebra::split(args),
         Command::Extend(args) => commands::algebra::extend(args),
         Command::Project(args) => commands::algebra::project(args),
         Command::Rotate(args) => commands::algebra::rotate(args),

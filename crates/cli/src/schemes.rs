@@ -45,7 +45,7 @@ pub fn read_valid(path: &Path) -> Result<IntScheme> {
 }
 
 /// How a command writes the scheme it makes.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct WriteArgs {
     /// The format to write: letter, json, txt or seed.
     #[arg(long, value_parser = parse_writable, default_value = "json")]

@@ -106,15 +106,31 @@ pub fn transpose_scheme(s: &IntScheme) -> IntScheme {
     }
 }
 
-/// Re-embeds a `rows x cols` factor into a larger `rows2 x cols2` one (same top-left corner).
-fn embed(x: &[i64], (rows, cols): (usize, usize), (rows2, cols2): (usize, usize)) -> Vec<i64> {
-    let mut out = matrix(rows2, cols2);
-    for r in 0..rows.min(rows2) {
-        for c in 0..cols.min(cols2) {
-            out[r * cols2 + c] = x[r * cols + c];
+/// Which dimension indexes the rows and the columns of each factor: A (N, M), B (M, P), C^T (P, N).
+const AXES: [(Dim, Dim); 3] = [(Dim::N, Dim::M), (Dim::M, Dim::P), (Dim::P, Dim::N)];
+
+/// `t`, a term of shape `from`, moved into shape `to`: the entry at index `i` along a dimension
+/// goes to `place(dim, i)`, or is left out where that is None.
+fn relocate(t: &IntTerm, from: Shape, to: Shape, place: impl Fn(Dim, usize) -> Option<usize>) -> IntTerm {
+    let factors = [0, 1, 2].map(|k| {
+        let pos = Position::from_index(k);
+        let ((rows, cols), (rows2, cols2)) = (from.factor_dims(pos), to.factor_dims(pos));
+        let mut out = matrix(rows2, cols2);
+        for r in 0..rows {
+            for c in 0..cols {
+                if let (Some(r2), Some(c2)) = (place(AXES[k].0, r), place(AXES[k].1, c)) {
+                    out[r2 * cols2 + c2] = t.factors[k][r * cols + c];
+                }
+            }
         }
-    }
-    out
+        out
+    });
+    IntTerm { factors }
+}
+
+/// True when no factor of `t` is zero.
+fn nonzero(t: &IntTerm) -> bool {
+    t.factors.iter().all(|f| f.iter().any(|&x| x != 0))
 }
 
 /// The shape with dimension `dim` changed by `delta`.
@@ -132,9 +148,7 @@ pub fn extend(s: &IntScheme, dim: Dim) -> Result<IntScheme, ShapeError> {
     let mut terms: Vec<IntTerm> = s
         .terms
         .iter()
-        .map(|t| IntTerm {
-            factors: Position::ALL.map(|pos| embed(t.get(pos), s.shape.factor_dims(pos), shape.factor_dims(pos))),
-        })
+        .map(|t| relocate(t, s.shape, shape, |_, i| Some(i)))
         .collect();
     let [n, m, p] = shape.dims();
     for i in 0..n {
@@ -169,8 +183,6 @@ pub fn project(s: &IntScheme, dim: Dim, index: usize) -> Result<IntScheme, Shape
         let [n2, m2, p2] = shape.dims();
         return Err(ShapeError { n: n2, m: m2, p: p2 });
     }
-    // Which dimension indexes the rows and the columns of each factor: A (N, M), B (M, P), C^T (P, N).
-    let axes = [(Dim::N, Dim::M), (Dim::M, Dim::P), (Dim::P, Dim::N)];
     let drop = |axis: Dim, i: usize| -> Option<usize> {
         if axis != dim {
             Some(i)
@@ -183,26 +195,83 @@ pub fn project(s: &IntScheme, dim: Dim, index: usize) -> Result<IntScheme, Shape
     let terms = s
         .terms
         .iter()
-        .map(|t| {
-            let factors = [0, 1, 2].map(|k| {
-                let pos = Position::from_index(k);
-                let (rows, cols) = s.shape.factor_dims(pos);
-                let (rows2, cols2) = shape.factor_dims(pos);
-                let mut out = matrix(rows2, cols2);
-                for r in 0..rows {
-                    for c in 0..cols {
-                        if let (Some(r2), Some(c2)) = (drop(axes[k].0, r), drop(axes[k].1, c)) {
-                            out[r2 * cols2 + c2] = t.factors[k][r * cols + c];
-                        }
-                    }
-                }
-                out
-            });
-            IntTerm { factors }
-        })
-        .filter(|t| t.factors.iter().all(|f| f.iter().any(|&x| x != 0)))
+        .map(|t| relocate(t, s.shape, shape, drop))
+        .filter(nonzero)
         .collect();
     Ok(IntScheme { shape, terms })
+}
+
+/// Why two schemes have no sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SumError {
+    /// The shapes differ in a dimension other than the one summed along.
+    #[error("{x} and {y} differ outside dimension {dim}: a sum along {dim} needs the other two equal")]
+    Mismatch {
+        /// The first shape.
+        x: Shape,
+        /// The second shape.
+        y: Shape,
+        /// The dimension summed along.
+        dim: Dim,
+    },
+    /// The sum is larger than the largest shape.
+    #[error(transparent)]
+    TooLarge(#[from] ShapeError),
+}
+
+/// The sum along `dim`: `<n,m,p1>` and `<n,m,p2>` give `<n,m,p1+p2>` (or along n or m) of rank
+/// `r1 + r2`, the second scheme's indices along `dim` shifted past the first's. The product
+/// splits into two independent products of those sizes, so the sum is valid where both are.
+pub fn sum(x: &IntScheme, y: &IntScheme, dim: Dim) -> Result<IntScheme, SumError> {
+    let (dx, dy) = (x.shape.dims(), y.shape.dims());
+    let k = dim as usize;
+    if (0..3).any(|i| i != k && dx[i] != dy[i]) {
+        return Err(SumError::Mismatch {
+            x: x.shape,
+            y: y.shape,
+            dim,
+        });
+    }
+    let shape = resized(x.shape, dim, dy[k] as isize)?;
+    let first = x.terms.iter().map(|t| relocate(t, x.shape, shape, |_, i| Some(i)));
+    let shift = |axis: Dim, i: usize| Some(if axis == dim { i + dx[k] } else { i });
+    let second = y.terms.iter().map(|t| relocate(t, y.shape, shape, shift));
+    Ok(IntScheme {
+        shape,
+        terms: first.chain(second).collect(),
+    })
+}
+
+/// The inverse of [`sum`]: `<n,m,p>` split along `dim` before index `at` into `<n,m,at>` and
+/// `<n,m,p-at>`, each the scheme restricted to its indices (terms that vanish there are
+/// removed). Fails when `at` leaves a part empty.
+pub fn split(s: &IntScheme, dim: Dim, at: usize) -> Result<(IntScheme, IntScheme), ShapeError> {
+    let size = s.shape.dims()[dim as usize];
+    let part = |from: usize, to: usize| -> Result<IntScheme, ShapeError> {
+        let shape = resized(s.shape, dim, to as isize - size as isize - from as isize)?;
+        let keep = |axis: Dim, i: usize| match axis == dim {
+            true => (from..to).contains(&i).then(|| i - from),
+            false => Some(i),
+        };
+        let terms = s
+            .terms
+            .iter()
+            .map(|t| relocate(t, s.shape, shape, keep))
+            .filter(nonzero)
+            .collect();
+        Ok(IntScheme { shape, terms })
+    };
+    Ok((part(0, at)?, part(at, size)?))
+}
+
+impl core::fmt::Display for Dim {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Dim::N => "n",
+            Dim::M => "m",
+            Dim::P => "p",
+        })
+    }
 }
 
 #[cfg(test)]

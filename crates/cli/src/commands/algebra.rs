@@ -1,10 +1,11 @@
-//! Scheme algebra: `product`, `extend`, `project`, `rotate`, `transpose`. Each reads valid
-//! schemes, builds the new one with flipgraph-core's algebra, verifies it and writes it.
+//! Scheme algebra: `product`, `sum`, `split`, `extend`, `project`, `rotate`, `transpose`. Each
+//! reads valid schemes, builds the new ones with flipgraph-core's algebra, verifies them and
+//! writes them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::algebra::{self, Dim};
 
 use crate::schemes::{read_valid, write_verified, WriteArgs};
@@ -24,6 +25,43 @@ fn parse_dim(s: &str) -> Result<Dim, String> {
 pub struct ProductArgs {
     first: PathBuf,
     second: PathBuf,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// The sum along a dimension: <n,m,p1> and <n,m,p2> give <n,m,p1+p2> (or along n or m) of
+/// rank r1+r2, the second's indices after the first's.
+#[derive(clap::Args)]
+#[command(after_help = "Example: flipgraph sum 4x4x4-r47.exp 4x4x4-r47.exp --dim p -o 4x4x8-r94.json")]
+pub struct SumArgs {
+    /// The first scheme (valid).
+    first: PathBuf,
+    /// The second scheme (valid), equal to the first in the other two dimensions.
+    second: PathBuf,
+    /// The dimension to sum along: n, m or p.
+    #[arg(long, value_parser = parse_dim)]
+    dim: Dim,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// Split <n,m,p> along a dimension into <n,m,at> and <n,m,p-at> (or along n or m), each the
+/// scheme restricted to its indices: the inverse of `sum`.
+#[derive(clap::Args)]
+#[command(after_help = "Example: flipgraph split 4x4x8-r94.json --dim p --at 4 first.json second.json")]
+pub struct SplitArgs {
+    /// The scheme to split (valid).
+    input: PathBuf,
+    /// The dimension to split: n, m or p.
+    #[arg(long, value_parser = parse_dim)]
+    dim: Dim,
+    /// The size of the first part along --dim (1 to the dimension's size less 1).
+    #[arg(long)]
+    at: usize,
+    /// Where to write the first part.
+    first_out: PathBuf,
+    /// Where to write the second part.
+    second_out: PathBuf,
     #[command(flatten)]
     write: WriteArgs,
 }
@@ -65,6 +103,41 @@ pub fn product(args: ProductArgs) -> Result<ExitCode> {
     let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
     let p = algebra::product(&x, &y).context("the product is too large")?;
     write_verified(&p, &args.write, "product")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn sum(args: SumArgs) -> Result<ExitCode> {
+    let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
+    write_verified(&algebra::sum(&x, &y, args.dim)?, &args.write, "sum")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn split(args: SplitArgs) -> Result<ExitCode> {
+    if args.write.output.is_some() {
+        bail!("split writes its parts to FIRST_OUT and SECOND_OUT; -o does not apply");
+    }
+    let s = read_valid(&args.input)?;
+    let size = s.shape.dims()[args.dim as usize];
+    if !(1..size).contains(&args.at) {
+        bail!(
+            "--at {} leaves a part empty: {} has size {size} along {}, so --at is 1 to {}",
+            args.at,
+            s.shape,
+            args.dim,
+            size.saturating_sub(1)
+        );
+    }
+    let (first, second) = algebra::split(&s, args.dim, args.at)?;
+    for (part, path, what) in [
+        (first, args.first_out, "first part"),
+        (second, args.second_out, "second part"),
+    ] {
+        let write = WriteArgs {
+            output: Some(path),
+            ..args.write.clone()
+        };
+        write_verified(&part, &write, what)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
