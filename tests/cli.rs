@@ -371,10 +371,41 @@ fn the_sum_of_two_rank_47_schemes_is_4x4x8_rank_94_and_splits_back() {
     let strassen = data("2x2x2-r7-strassen.m");
     let out = flipgraph(&["sum", r47, strassen.to_str().unwrap(), "--dim", "n"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("4x4x4 and 2x2x2 differ outside dimension n"), "{}", text(&out));
+    assert!(
+        text(&out).contains("4x4x4 and 2x2x2 differ outside dimension n"),
+        "{}",
+        text(&out)
+    );
     let out = flipgraph(&["split", r47, "--dim", "m", "--at", "4", "x.json", "y.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("--at 4 leaves a part empty"), "{}", text(&out));
+}
+
+#[test]
+fn known_lists_the_constructions_of_a_format_from_the_table_or_from_results() {
+    let out = flipgraph(&["known", "4x4x8", "--constructions"]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(
+        t.contains("constructions of 4x4x8 (best known 94) from the best known ranks"),
+        "{t}"
+    );
+    let first = t.lines().nth(1).unwrap_or_default();
+    assert_eq!(first.trim(), "94  sum along p: 4x4x4 (47) + 4x4x4 (47)", "{t}");
+    // From results: Strassen alone makes 4x4x4 by its square, 49.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(data("2x2x2-r7-strassen.m"), dir.path().join("2x2x2-r7.m")).unwrap();
+    let out = flipgraph(&[
+        "known",
+        "4",
+        "--constructions",
+        "--results",
+        dir.path().to_str().unwrap(),
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("from the schemes in --results: 1"), "{t}");
+    assert!(t.contains("49  product 2x2x2 (7) x 2x2x2 (7)"), "{t}");
 }
 
 #[test]

@@ -48,6 +48,8 @@ pub mod term;
 #[cfg(feature = "alloc")]
 pub mod algebra;
 #[cfg(feature = "alloc")]
+pub mod construction;
+#[cfg(feature = "alloc")]
 pub mod lift;
 #[cfg(feature = "alloc")]
 pub mod path;

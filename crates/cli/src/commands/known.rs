@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use flipgraph_core::known::{best_known, table, BestKnown};
+use flipgraph_core::construction::{constructions, Construction};
+use flipgraph_core::known::{best_known, best_known_rank, table, BestKnown};
 use flipgraph_core::Shape;
 
 use crate::schemes::read_checked;
@@ -24,9 +25,17 @@ pub struct Args {
     /// Print the sources in full.
     #[arg(long)]
     sources: bool,
+    /// List the constructions of SHAPE (products, sums, extensions, projections of other
+    /// formats, in every orientation) by the rank they reach: from the best known ranks, or with
+    /// --results from the best schemes found there.
+    #[arg(long, requires = "shape")]
+    constructions: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let (true, Some(shape)) = (args.constructions, args.shape) {
+        return list_constructions(shape, &args.results);
+    }
     let entries: Vec<BestKnown> = match args.shape {
         Some(shape) => {
             vec![best_known(shape).with_context(|| format!("{shape}: no best known rank (formats 2..8 only)"))?]
@@ -61,6 +70,46 @@ pub fn run(args: Args) -> Result<ExitCode> {
             entries.iter().filter(|e| ours.contains_key(&e.dims)).count(),
             entries.len()
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Constructions listed at most.
+const CONSTRUCTIONS_SHOWN: usize = 12;
+
+/// Prints the constructions of `shape`, from the ranks of the schemes in `results` (when
+/// given) or the built-in table.
+fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
+    let ours = ours(results)?;
+    let rank_of = |s: Shape| {
+        if results.is_empty() {
+            best_known_rank(s)
+        } else {
+            let mut d = s.dims();
+            d.sort_unstable();
+            ours.get(&d).copied()
+        }
+    };
+    let from = if results.is_empty() {
+        "the best known ranks".to_owned()
+    } else {
+        "the schemes in --results".to_owned()
+    };
+    let known = best_known_rank(shape)
+        .map(|r| format!(" (best known {r})"))
+        .unwrap_or_default();
+    let plans = constructions(shape, rank_of);
+    println!("constructions of {shape}{known} from {from}: {}", plans.len());
+    let named = |s: Shape| format!("{s} ({})", rank_of(s).unwrap_or_default());
+    for plan in plans.iter().take(CONSTRUCTIONS_SHOWN) {
+        let how = match plan.construction {
+            Construction::Product(x, y) => format!("product {} x {}", named(x), named(y)),
+            Construction::Sum(x, y, dim) => format!("sum along {dim}: {} + {}", named(x), named(y)),
+            Construction::Extension(x, dim) => format!("extension along {dim} of {}", named(x)),
+            Construction::Projection(x, dim) => format!("projection along {dim} of {}", named(x)),
+        };
+        let bound = if plan.exact() { " " } else { "<=" };
+        println!("{bound}{:>5}  {how}", plan.rank);
     }
     Ok(ExitCode::SUCCESS)
 }

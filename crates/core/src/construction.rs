@@ -1,0 +1,161 @@
+//! Constructions: the schemes of a format that smaller or neighbouring formats' schemes give
+//! ([`crate::algebra`]'s products, sums, extensions and projections), ranked by the rank they
+//! reach. Many best known ranks are such constructions (8x8x8 329 = Strassen x 4x4x4 r47, 4x4x8
+//! 94 = 47 + 47); a better scheme of a small format improves every format built from it.
+//!
+//! The planner knows only ranks, through a function from a shape to its best rank at hand (the
+//! built-in table, or the schemes found so far): ranks do not depend on the order of the
+//! dimensions, so every orientation of every input is considered.
+
+use alloc::vec::Vec;
+
+use crate::algebra::Dim;
+use crate::shape::{Shape, MAX_DIM};
+
+/// How a format's scheme is built from others (each input in any orientation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Construction {
+    /// The Kronecker product of two schemes: `<n1 n2, m1 m2, p1 p2>`, rank `r1 r2`.
+    Product(Shape, Shape),
+    /// The sum of two schemes along a dimension: `<n, m, p1 + p2>`, rank `r1 + r2`.
+    Sum(Shape, Shape, Dim),
+    /// One dimension grown by one: the scheme's terms and the naive terms of the new slice.
+    Extension(Shape, Dim),
+    /// One dimension shrunk by one: at most the scheme's rank (terms that vanish go).
+    Projection(Shape, Dim),
+}
+
+/// A construction of a format and the rank it reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// What is built from what.
+    pub construction: Construction,
+    /// The rank of the result: exact, or for a projection at most this.
+    pub rank: usize,
+}
+
+impl Plan {
+    /// Whether `rank` is exact (a projection's is an upper bound).
+    pub const fn exact(&self) -> bool {
+        !matches!(self.construction, Construction::Projection(..))
+    }
+}
+
+/// The shape `d` if every dimension is from 1 to [`MAX_DIM`].
+fn shape(d: [usize; 3]) -> Option<Shape> {
+    Shape::new(d[0], d[1], d[2]).ok()
+}
+
+/// Every construction of `target` whose inputs `rank_of` knows, lowest rank first (exact ones
+/// before bounds of the same rank). Products by a `1x1xk` in any orientation are left out: by
+/// the identity it is the input again, and by `k > 1` it is a sum of `k` copies.
+pub fn constructions(target: Shape, rank_of: impl Fn(Shape) -> Option<usize>) -> Vec<Plan> {
+    let d = target.dims();
+    let mut plans = Vec::new();
+    let mut push = |construction, rank| plans.push(Plan { construction, rank });
+    let divisors = |x: usize| (1..=x).filter(move |k| x % k == 0);
+    for n1 in divisors(d[0]) {
+        for m1 in divisors(d[1]) {
+            for p1 in divisors(d[2]) {
+                let (first, second) = ([n1, m1, p1], [d[0] / n1, d[1] / m1, d[2] / p1]);
+                // Each unordered pair once, and no product by a 1x1xk.
+                let vector = |d: [usize; 3]| d.iter().filter(|&&x| x == 1).count() >= 2;
+                if first > second || vector(first) || vector(second) {
+                    continue;
+                }
+                let (Some(x), Some(y)) = (shape(first), shape(second)) else {
+                    continue;
+                };
+                if let (Some(r1), Some(r2)) = (rank_of(x), rank_of(y)) {
+                    push(Construction::Product(x, y), r1 * r2);
+                }
+            }
+        }
+    }
+    for (k, dim) in [Dim::N, Dim::M, Dim::P].into_iter().enumerate() {
+        for part in 1..=d[k] / 2 {
+            let (mut first, mut second) = (d, d);
+            (first[k], second[k]) = (part, d[k] - part);
+            let (Some(x), Some(y)) = (shape(first), shape(second)) else {
+                continue;
+            };
+            if let (Some(r1), Some(r2)) = (rank_of(x), rank_of(y)) {
+                push(Construction::Sum(x, y, dim), r1 + r2);
+            }
+        }
+        let slice = d[(k + 1) % 3] * d[(k + 2) % 3];
+        let mut smaller = d;
+        smaller[k] -= 1;
+        if let Some(r) = shape(smaller).and_then(&rank_of) {
+            push(
+                Construction::Extension(shape(smaller).expect("checked"), dim),
+                r + slice,
+            );
+        }
+        let mut larger = d;
+        larger[k] += 1;
+        if larger[k] <= MAX_DIM as usize {
+            if let Some(r) = shape(larger).and_then(&rank_of) {
+                push(Construction::Projection(shape(larger).expect("checked"), dim), r);
+            }
+        }
+    }
+    plans.sort_by_key(|p| (p.rank, !p.exact()));
+    plans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{constructions, Construction};
+    use crate::algebra::Dim;
+    use crate::known::best_known_rank;
+    use crate::Shape;
+
+    fn shape(n: usize, m: usize, p: usize) -> Shape {
+        Shape::new(n, m, p).unwrap()
+    }
+
+    #[test]
+    fn the_known_composites_come_from_the_table_of_smaller_formats() {
+        // The planner sees every format's best known rank but the target's own.
+        let best = |target: Shape| constructions(target, |s| (s != target).then(|| best_known_rank(s)).flatten())[0];
+        let plan = best(shape(4, 4, 8));
+        assert_eq!(plan.rank, 94);
+        assert_eq!(
+            plan.construction,
+            Construction::Sum(shape(4, 4, 4), shape(4, 4, 4), Dim::P)
+        );
+        let plan = best(shape(8, 8, 8));
+        assert_eq!(plan.rank, 329);
+        assert_eq!(plan.construction, Construction::Product(shape(2, 2, 2), shape(4, 4, 4)));
+        assert_eq!(best(shape(6, 6, 8)).rank, 203);
+        assert_eq!(best(shape(6, 8, 8)).rank, 266);
+        assert_eq!(best(shape(4, 6, 6)).rank, 105);
+        assert_eq!(best(shape(4, 6, 8)).rank, 140);
+    }
+
+    #[test]
+    fn every_kind_is_offered_with_its_rank() {
+        // A table of naive ranks: every construction then reaches the naive rank, and a
+        // projection bounds it from above.
+        let naive = |s: Shape| Some(s.naive_rank());
+        let plans = constructions(shape(2, 3, 4), naive);
+        let exact = plans.iter().filter(|p| p.exact()).count();
+        assert!(plans.iter().filter(|p| p.exact()).all(|p| p.rank == 24), "{plans:?}");
+        assert!(plans
+            .iter()
+            .any(|p| matches!(p.construction, Construction::Sum(_, _, Dim::M))));
+        assert!(plans
+            .iter()
+            .any(|p| matches!(p.construction, Construction::Extension(_, Dim::N))));
+        assert!(plans
+            .iter()
+            .any(|p| matches!(p.construction, Construction::Product(..))));
+        let bounds: Vec<_> = plans.iter().filter(|p| !p.exact()).collect();
+        assert_eq!(bounds.len(), 3);
+        assert!(bounds.iter().all(|p| p.rank > 24));
+        assert_eq!(plans.len(), exact + 3);
+        // An unknown input offers nothing.
+        assert!(constructions(shape(2, 3, 4), |_| None).is_empty());
+    }
+}
