@@ -409,6 +409,27 @@ fn known_lists_the_constructions_of_a_format_from_the_table_or_from_results() {
 }
 
 #[test]
+fn construct_builds_a_format_from_the_best_results_at_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    std::fs::copy(data("2x2x2-r7-strassen.m"), results.join("2x2x2-r7.m")).unwrap();
+    std::fs::copy(data("3x3x3-r23-laderman.m"), results.join("3x3x3-r23.m")).unwrap();
+    let results = results.to_str().unwrap();
+    // Strassen x Laderman; and 2x2x2 grown by a slice, in whichever orientation is asked.
+    for (shape, want) in [
+        ("6", "6x6x6, rank 161: valid over Z"),
+        ("3x2x2", "3x2x2, rank 11: valid over Z"),
+    ] {
+        let line = make_and_verify(&["construct", shape, "--results", results]);
+        assert!(line.contains(want), "{shape}: {line}");
+    }
+    let out = flipgraph(&["construct", "7", "--results", results]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("no construction of 7x7x7"), "{}", text(&out));
+}
+
+#[test]
 fn products_symmetries_extend_and_project_give_valid_schemes() {
     let strassen = data("2x2x2-r7-strassen.m");
     let laderman = data("3x3x3-r23-laderman.m");

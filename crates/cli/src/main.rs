@@ -41,6 +41,7 @@ enum Command {
     Product(commands::algebra::ProductArgs),
     Sum(commands::algebra::SumArgs),
     Split(commands::algebra::SplitArgs),
+    Construct(commands::algebra::ConstructArgs),
     Extend(commands::algebra::ExtendArgs),
     Project(commands::algebra::ProjectArgs),
     /// Rotate a scheme cyclically: <n,m,p> to <m,p,n>.
@@ -74,6 +75,7 @@ fn main() -> ExitCode {
         Command::Product(args) => commands::algebra::product(args),
         Command::Sum(args) => commands::algebra::sum(args),
         Command::Split(args) => commands::algebra::split(args),
+        Command::Construct(args) => commands::algebra::construct(args),
         Command::Extend(args) => commands::algebra::extend(args),
         Command::Project(args) => commands::algebra::project(args),
         Command::Rotate(args) => commands::algebra::rotate(args),

@@ -106,6 +106,22 @@ pub fn transpose_scheme(s: &IntScheme) -> IntScheme {
     }
 }
 
+/// `s` turned by rotations and a transposition into a scheme of `to`, if `to` is an order of its
+/// dimensions (every order is one of the three rotations, transposed or not).
+pub fn orient(s: &IntScheme, to: Shape) -> Option<IntScheme> {
+    let mut turned = s.clone();
+    for _ in 0..2 {
+        for _ in 0..3 {
+            if turned.shape == to {
+                return Some(turned);
+            }
+            turned = rotate(&turned);
+        }
+        turned = transpose_scheme(&turned);
+    }
+    None
+}
+
 /// Which dimension indexes the rows and the columns of each factor: A (N, M), B (M, P), C^T (P, N).
 const AXES: [(Dim, Dim); 3] = [(Dim::N, Dim::M), (Dim::M, Dim::P), (Dim::P, Dim::N)];
 

@@ -9,7 +9,8 @@
 
 use alloc::vec::Vec;
 
-use crate::algebra::Dim;
+use crate::algebra::{self, Dim};
+use crate::scheme::IntScheme;
 use crate::shape::{Shape, MAX_DIM};
 
 /// How a format's scheme is built from others (each input in any orientation).
@@ -23,6 +24,17 @@ pub enum Construction {
     Extension(Shape, Dim),
     /// One dimension shrunk by one: at most the scheme's rank (terms that vanish go).
     Projection(Shape, Dim),
+}
+
+impl core::fmt::Display for Construction {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Construction::Product(x, y) => write!(f, "product of {x} and {y}"),
+            Construction::Sum(x, y, dim) => write!(f, "sum along {dim} of {x} and {y}"),
+            Construction::Extension(x, dim) => write!(f, "extension along {dim} of {x}"),
+            Construction::Projection(x, dim) => write!(f, "projection along {dim} of {x}"),
+        }
+    }
 }
 
 /// A construction of a format and the rank it reaches.
@@ -104,6 +116,22 @@ pub fn constructions(target: Shape, rank_of: impl Fn(Shape) -> Option<usize>) ->
     plans
 }
 
+/// Builds `construction` from the schemes `scheme_of` gives (a scheme of the shape asked for in
+/// any order of its dimensions; it is turned to fit). None when an input is missing or of
+/// another format. The result is as valid as its inputs: callers verify it.
+pub fn build(construction: Construction, scheme_of: impl Fn(Shape) -> Option<IntScheme>) -> Option<IntScheme> {
+    let input = |s: Shape| algebra::orient(&scheme_of(s)?, s);
+    match construction {
+        Construction::Product(x, y) => algebra::product(&input(x)?, &input(y)?).ok(),
+        Construction::Sum(x, y, dim) => algebra::sum(&input(x)?, &input(y)?, dim).ok(),
+        Construction::Extension(x, dim) => algebra::extend(&input(x)?, dim).ok(),
+        Construction::Projection(x, dim) => {
+            let last = x.dims()[dim as usize] - 1;
+            algebra::project(&input(x)?, dim, last).ok()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{constructions, Construction};
@@ -132,6 +160,31 @@ mod tests {
         assert_eq!(best(shape(6, 8, 8)).rank, 266);
         assert_eq!(best(shape(4, 6, 6)).rank, 105);
         assert_eq!(best(shape(4, 6, 8)).rank, 140);
+    }
+
+    #[test]
+    fn every_construction_builds_a_valid_scheme_of_its_rank() {
+        use crate::scheme::{IntScheme, Scheme};
+        use crate::verify::verify_z;
+        // From naive schemes stored in one orientation only (sorted dimensions).
+        let stored = |s: Shape| {
+            let mut d = s.dims();
+            d.sort_unstable();
+            Some(IntScheme::from_f2(&Scheme::naive(Shape::new(d[0], d[1], d[2]).ok()?)))
+        };
+        let target = shape(2, 3, 4);
+        let plans = super::constructions(target, |s| Some(s.naive_rank()));
+        for plan in &plans {
+            let built = super::build(plan.construction, stored).unwrap();
+            assert_eq!(built.shape, target, "{plan:?}");
+            assert_eq!(verify_z(&built), Ok(()), "{plan:?}");
+            if plan.exact() {
+                assert_eq!(built.rank(), plan.rank, "{plan:?}");
+            } else {
+                assert!(built.rank() <= plan.rank, "{plan:?}");
+            }
+        }
+        assert_eq!(super::build(plans[0].construction, |_| None), None);
     }
 
     #[test]

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::algebra::{self, Dim};
+use flipgraph_core::construction::{self, constructions, Plan};
+use flipgraph_core::{IntScheme, Shape};
 
 use crate::schemes::{read_valid, write_verified, WriteArgs};
 
@@ -62,6 +64,20 @@ pub struct SplitArgs {
     first_out: PathBuf,
     /// Where to write the second part.
     second_out: PathBuf,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// Build a format's scheme by its best construction (a product, sum, extension or projection
+/// of other formats, in any orientation) from the lowest-rank schemes in result folders.
+#[derive(clap::Args)]
+#[command(after_help = "Example: flipgraph construct 4x4x8 --results results -o 4x4x8-r94.json")]
+pub struct ConstructArgs {
+    /// The format to build.
+    shape: Shape,
+    /// Result folders (files named SHAPE-rRANK.EXT, two levels deep, as `search` writes them).
+    #[arg(long, num_args = 1.., required = true)]
+    results: Vec<PathBuf>,
     #[command(flatten)]
     write: WriteArgs,
 }
@@ -138,6 +154,39 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
         };
         write_verified(&part, &write, what)?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
+    let found = super::known::ours(&args.results)?;
+    let sorted = |s: Shape| {
+        let mut d = s.dims();
+        d.sort_unstable();
+        d
+    };
+    let rank_of = |s: Shape| found.get(&sorted(s)).map(|&(rank, _)| rank);
+    let scheme_of = |s: Shape| read_valid(&found.get(&sorted(s))?.1).ok();
+    // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
+    let mut best: Option<(IntScheme, Plan)> = None;
+    for plan in constructions(args.shape, rank_of) {
+        if best.as_ref().is_some_and(|(b, _)| b.rank() <= plan.rank) {
+            break;
+        }
+        if let Some(built) = construction::build(plan.construction, scheme_of) {
+            if best.as_ref().is_none_or(|(b, _)| built.rank() < b.rank()) {
+                best = Some((built, plan));
+            }
+        }
+    }
+    let Some((built, plan)) = best else {
+        bail!(
+            "no construction of {} from the schemes in {}: none of its products, sums, extensions or projections has all its inputs there",
+            args.shape,
+            args.results.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
+    };
+    tracing::info!("{}: the {}", args.shape, plan.construction);
+    write_verified(&built, &args.write, "construction")?;
     Ok(ExitCode::SUCCESS)
 }
 

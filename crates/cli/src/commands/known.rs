@@ -54,7 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut line = format!("{:<8} {:>5}", format!("{n}x{m}x{p}"), e.rank);
         if !args.results.is_empty() {
             match ours.get(&e.dims) {
-                Some(&found) => {
+                Some(&(found, _)) => {
                     let gap = found as i64 - e.rank as i64;
                     records += usize::from(gap < 0);
                     line += &format!(" {found:>5} {gap:>+5}");
@@ -87,7 +87,7 @@ fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
         } else {
             let mut d = s.dims();
             d.sort_unstable();
-            ours.get(&d).copied()
+            ours.get(&d).map(|&(rank, _)| rank)
         }
     };
     let from = if results.is_empty() {
@@ -128,8 +128,9 @@ fn source_text(e: &BestKnown, full: bool) -> String {
     source + &note
 }
 
-/// The lowest verified rank per format (sorted dims) among the result files under `dirs`.
-fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], usize>> {
+/// The lowest verified rank per format (sorted dims) among the result files under `dirs`, with
+/// the file that has it.
+pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> {
     let mut candidates: BTreeMap<[usize; 3], Vec<(usize, PathBuf)>> = BTreeMap::new();
     for dir in dirs {
         if !dir.is_dir() {
@@ -144,7 +145,7 @@ fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], usize>> {
         for (rank, path) in files {
             match read_checked(&path) {
                 Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank => {
-                    best.insert(dims, rank);
+                    best.insert(dims, (rank, path));
                     break;
                 }
                 Ok(_) => tracing::warn!("{}: not a valid scheme of rank {rank}; skipped", path.display()),
