@@ -3,27 +3,16 @@
 //! term); a split anywhere gives valid schemes; shapes that do not fit are refused.
 
 use flipgraph_core::algebra::{split, sum, Dim, SumError};
-use flipgraph_core::rng::WyRand;
 use flipgraph_core::verify::{verify, verify_z};
-use flipgraph_core::{IntScheme, Position, Scheme, Shape};
+use flipgraph_core::walk::{Walk, WalkConfig, Walker};
+use flipgraph_core::{IntScheme, Scheme, Shape};
 use proptest::prelude::*;
 
-/// A valid scheme of `shape` with little structure left: the naive one after random flips.
+/// A valid scheme of `shape` with little structure left: the naive one after a short walk.
 fn walked(shape: Shape, seed: u64) -> IntScheme {
-    let mut terms = Scheme::naive(shape).into_terms();
-    let mut rng = WyRand::new(seed);
-    for _ in 0..100 {
-        let (i, j) = (rng.below(terms.len()), rng.below(terms.len()));
-        let pos = Position::from_index(rng.below(3));
-        if i != j && terms[i].get(pos) == terms[j].get(pos) {
-            let (mut x, mut y) = (terms[i], terms[j]);
-            flipgraph_core::moves::flip(&mut x, &mut y, pos);
-            (terms[i], terms[j]) = (x, y);
-        }
-    }
-    let mut scheme = Scheme::new(shape, terms).unwrap();
-    scheme.remove_zero_terms();
-    IntScheme::from_f2(&scheme)
+    let mut walker = Walker::new(&Scheme::naive(shape), WalkConfig::default(), seed);
+    walker.walk(100, 0);
+    IntScheme::from_f2(&walker.scheme())
 }
 
 fn dim(k: usize) -> Dim {
