@@ -49,8 +49,11 @@ fn known_shows_the_best_verified_result_beside_the_table() {
     let run = dir.path().join("run");
     let done = search(&run, &["--size", "2x2x3", "--time", "20s"]);
     assert!(done.status.success(), "{}", text(&done));
-    // A file that claims a lower rank but holds garbage is not counted.
+    // A file that claims a lower rank but holds garbage is not counted, nor is a valid scheme
+    // of another format named as this one (Strassen's 2x2x2 rank 7 saved as 2x2x3-r7).
     std::fs::write(run.join("2x2x3-r5.json"), "[]").unwrap();
+    let strassen = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/2x2x2-r7-strassen.m");
+    std::fs::copy(strassen, run.join("2x2x3-r7.m")).unwrap();
     let out = bin()
         .args(["known", "2x2x3", "--results"])
         .arg(dir.path())
@@ -62,6 +65,7 @@ fn known_shows_the_best_verified_result_beside_the_table() {
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(&cols[..4], ["2x2x3", "11", "11", "+0"], "{said}");
     assert!(said.contains("skipped"), "{said}");
+    assert!(said.contains("it holds 2x2x2 rank 7"), "{said}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use flipgraph_core::algebra::{self, Dim};
 use flipgraph_core::construction::{self, constructions, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
+use super::known::{self, sorted_dims};
 use crate::schemes::{read_valid, write_verified, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
@@ -158,14 +159,9 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
 }
 
 pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
-    let found = super::known::ours(&args.results)?;
-    let sorted = |s: Shape| {
-        let mut d = s.dims();
-        d.sort_unstable();
-        d
-    };
-    let rank_of = |s: Shape| found.get(&sorted(s)).map(|&(rank, _)| rank);
-    let scheme_of = |s: Shape| read_valid(&found.get(&sorted(s))?.1).ok();
+    let found = known::ours(&args.results)?;
+    let rank_of = |s: Shape| found.get(&sorted_dims(s)).map(|&(rank, _)| rank);
+    let scheme_of = |s: Shape| read_valid(&found.get(&sorted_dims(s))?.1).ok();
     // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
     let mut best: Option<(IntScheme, Plan)> = None;
     for plan in constructions(args.shape, rank_of) {

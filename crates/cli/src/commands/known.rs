@@ -81,14 +81,9 @@ const CONSTRUCTIONS_SHOWN: usize = 12;
 /// given) or the built-in table.
 fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
     let ours = ours(results)?;
-    let rank_of = |s: Shape| {
-        if results.is_empty() {
-            best_known_rank(s)
-        } else {
-            let mut d = s.dims();
-            d.sort_unstable();
-            ours.get(&d).map(|&(rank, _)| rank)
-        }
+    let rank_of = |s: Shape| match results.is_empty() {
+        true => best_known_rank(s),
+        false => ours.get(&sorted_dims(s)).map(|&(rank, _)| rank),
     };
     let from = if results.is_empty() {
         "the best known ranks".to_owned()
@@ -141,14 +136,20 @@ pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> 
     let mut best = BTreeMap::new();
     for (dims, mut files) in candidates {
         files.sort();
-        // The lowest rank that verifies: a damaged file is reported and skipped, never counted.
+        // The lowest rank that verifies: a damaged or misnamed file is reported and skipped,
+        // never counted.
         for (rank, path) in files {
             match read_checked(&path) {
-                Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank => {
+                Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank && sorted_dims(c.file.scheme.shape) == dims => {
                     best.insert(dims, (rank, path));
                     break;
                 }
-                Ok(_) => tracing::warn!("{}: not a valid scheme of rank {rank}; skipped", path.display()),
+                Ok(c) => tracing::warn!(
+                    "{}: not a valid scheme of its name's format and rank {rank} (it holds {} rank {}); skipped",
+                    path.display(),
+                    c.file.scheme.shape,
+                    c.file.scheme.rank()
+                ),
                 Err(e) => tracing::warn!("{e:#}; skipped"),
             }
         }
@@ -176,9 +177,14 @@ fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize,
 fn result_name(path: &Path) -> Option<([usize; 3], usize)> {
     let stem = path.file_stem()?.to_str()?;
     let (shape, rank) = stem.split_once("-r")?;
-    let mut dims = shape.parse::<Shape>().ok()?.dims();
+    Some((sorted_dims(shape.parse::<Shape>().ok()?), rank.parse().ok()?))
+}
+
+/// The dimensions of `shape` in increasing order (ranks do not depend on their order).
+pub fn sorted_dims(shape: Shape) -> [usize; 3] {
+    let mut dims = shape.dims();
     dims.sort_unstable();
-    Some((dims, rank.parse().ok()?))
+    dims
 }
 
 #[cfg(test)]
