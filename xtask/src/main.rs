@@ -44,7 +44,16 @@ fn build_release() -> Result<PathBuf> {
     run(Command::new(env!("CARGO"))
         .current_dir(root())
         .args(["build", "--release", "-p", "flipgraph"]))?;
-    Ok(root().join("target/release/flipgraph"))
+    Ok(target_dir(std::env::var_os("CARGO_TARGET_DIR")).join("release/flipgraph"))
+}
+
+/// Where cargo builds: CARGO_TARGET_DIR when set (relative to the workspace, as cargo takes
+/// it), else the workspace's target/.
+fn target_dir(from_env: Option<std::ffi::OsString>) -> PathBuf {
+    match from_env.filter(|dir| !dir.is_empty()) {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
 }
 
 /// What `cargo xtask search` was asked: the size, whether to start afresh, and the flags that
@@ -303,6 +312,15 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<String> {
         args.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn the_binary_is_looked_for_where_cargo_builds_it() {
+        use super::{root, target_dir};
+        assert_eq!(target_dir(None), root().join("target"));
+        assert_eq!(target_dir(Some("".into())), root().join("target"));
+        assert_eq!(target_dir(Some("/tmp/t".into())), std::path::PathBuf::from("/tmp/t"));
+        assert_eq!(target_dir(Some("build".into())), root().join("build"));
     }
 
     #[test]
