@@ -82,7 +82,8 @@ const MAX_DURATION_S: f64 = 100.0 * 365.0 * 86400.0;
 
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let (num, unit) = s.split_at(s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len()));
+    // The unit is the trailing letters, so that a number may have an exponent (1e3, 1.5e2s).
+    let (num, unit) = s.split_at(s.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len());
     let v: f64 = num
         .trim()
         .parse()
@@ -697,7 +698,26 @@ impl Ended {
 
 #[cfg(test)]
 mod tests {
-    use super::frozen_stop;
+    use super::{frozen_stop, parse_duration};
+    use std::time::Duration;
+
+    #[test]
+    fn durations_take_units_and_exponents() {
+        for (text, secs) in [
+            ("90", 90.0),
+            ("90s", 90.0),
+            ("10m", 600.0),
+            ("2h", 7200.0),
+            ("1d", 86400.0),
+        ] {
+            assert_eq!(parse_duration(text), Ok(Duration::from_secs_f64(secs)), "{text}");
+        }
+        assert_eq!(parse_duration("1e3"), Ok(Duration::from_secs(1000)));
+        assert_eq!(parse_duration("1.5e1m"), Ok(Duration::from_secs(900)));
+        assert!(parse_duration("3x").unwrap_err().contains("unknown unit 'x'"));
+        assert!(parse_duration("inf").unwrap_err().contains("is not a duration"));
+        assert!(parse_duration("-1s").is_err());
+    }
 
     #[test]
     fn a_frozen_symmetric_walk_stops_only_at_ranks_of_its_residue() {
