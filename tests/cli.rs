@@ -88,6 +88,16 @@ fn one_bad_file_among_good_ones_fails_the_run() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("valid over Z"));
+    // Every file's verdict is on standard output, in order (a pipe keeps the failures); the
+    // count of failures on standard error.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(
+        lines[0].contains("valid over Z") && lines[1].contains("bad.exp") && lines[1].contains("INVALID"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 2 files are not valid schemes"));
 }
 
 fn laderman_txt() -> String {

@@ -28,14 +28,16 @@ pub fn parse_ring(s: &str) -> Result<Ring, String> {
     }
 }
 
+/// Prints one line per file on standard output, valid or not (so that a pipe keeps the
+/// failures, in the files' order), and on standard error how many failed.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut all_ok = true;
+    let mut failed = 0;
     for path in &args.files {
         let checked = match read_checked(path) {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("error: {e:#}");
-                all_ok = false;
+                println!("error: {e:#}");
+                failed += 1;
                 continue;
             }
         };
@@ -56,10 +58,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         match verdict {
             Ok(v) => println!("{head}: {v}"),
             Err(v) => {
-                all_ok = false;
-                eprintln!("{head}: {v}");
+                failed += 1;
+                println!("{head}: {v}");
             }
         }
     }
-    Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    if failed > 0 {
+        eprintln!("error: {failed} of {} files are not valid schemes", args.files.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }
