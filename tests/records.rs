@@ -145,6 +145,7 @@ fn campaign_rows(out: &std::process::Output) -> Vec<(String, String, String, Str
         .lines()
         .skip_while(|l| !l.starts_with("format"))
         .skip(1)
+        .take_while(|l| !l.contains(" started from "))
         .map(|l| {
             let c: Vec<&str> = l.split_whitespace().collect();
             (c[0].into(), c[1].into(), c[2].into(), c[4..].join(" "))
@@ -201,6 +202,43 @@ fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_
     let second = campaign(dir.path(), "4", "0.3s");
     assert!(text(&second).contains("4x4x4: resuming"), "{}", text(&second));
     assert!(elapsed() > before + 0.2);
+}
+
+#[test]
+fn a_campaign_starts_a_format_from_what_earlier_formats_construct() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = campaign(dir.path(), "2x2x2,2x2x4", "60s");
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let rows = campaign_rows(&out);
+    assert_eq!(
+        rows[1],
+        ("2x2x4".into(), "14".into(), "14".into(), "target reached".into()),
+        "{said}"
+    );
+    // 2x2x4 at its best known rank at once: the sum of two of the 2x2x2 schemes just found.
+    assert!(
+        said.contains("2x2x4 started from the sum along p of 2x2x2 and 2x2x2 (rank 14)"),
+        "{said}"
+    );
+    let start = dir.path().join("starts/2x2x4-r14.json");
+    assert!(bin().arg("verify").arg(&start).output().unwrap().status.success());
+    // --no-constructions walks it from naive instead.
+    let plain = bin()
+        .args([
+            "campaign",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--no-constructions",
+            "--sizes",
+            "2x2x4",
+        ])
+        .args(["--time", "60s", "--out"])
+        .arg(dir.path().join("plain"))
+        .output()
+        .unwrap();
+    assert!(!text(&plain).contains("started from"), "{}", text(&plain));
 }
 
 #[test]

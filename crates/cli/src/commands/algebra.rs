@@ -158,13 +158,15 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
-    let found = known::ours(&args.results)?;
+/// The lowest-rank construction of `shape` from the best verified schemes under `results`, built
+/// (not yet verified), with its plan; None when no construction has all its inputs there.
+pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(IntScheme, Plan)>> {
+    let found = known::ours(results)?;
     let rank_of = |s: Shape| found.get(&sorted_dims(s)).map(|&(rank, _)| rank);
     let scheme_of = |s: Shape| read_valid(&found.get(&sorted_dims(s))?.1).ok();
     // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
     let mut best: Option<(IntScheme, Plan)> = None;
-    for plan in constructions(args.shape, rank_of) {
+    for plan in constructions(shape, rank_of) {
         if best.as_ref().is_some_and(|(b, _)| b.rank() <= plan.rank) {
             break;
         }
@@ -174,7 +176,11 @@ pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
             }
         }
     }
-    let Some((built, plan)) = best else {
+    Ok(best)
+}
+
+pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
+    let Some((built, plan)) = best_construction(args.shape, &args.results)? else {
         bail!(
             "no construction of {} from the schemes in {}: none of its products, sums, extensions or projections has all its inputs there",
             args.shape,

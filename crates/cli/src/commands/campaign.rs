@@ -11,9 +11,10 @@ use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::Shape;
 
+use super::algebra::best_construction;
 use super::engine_args::EngineArgs;
 use super::search::{self, interrupt_flag, parse_duration};
-use crate::schemes::parse_writable;
+use crate::schemes::{parse_writable, write_verified, WriteArgs};
 use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
 
@@ -46,6 +47,10 @@ pub struct Args {
     /// No progress output.
     #[arg(long, short)]
     quiet: bool,
+    /// Start every format from the naive scheme, even where the results of the formats before
+    /// it construct one at its best known rank (by default such a format starts there).
+    #[arg(long)]
+    no_constructions: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -57,6 +62,8 @@ struct Standing {
     /// Best rank reached and total search time, once the format has a checkpoint.
     reached: Option<(usize, Duration)>,
     done: bool,
+    /// The construction it started from in this run, if any.
+    start: Option<String>,
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
@@ -85,9 +92,22 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
                     if previous.is_some() { "resuming" } else { "searching" },
                     best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
                 );
-                let flags = search_args(&args, shape, previous.is_some());
+                let start = match previous.is_some() || args.no_constructions {
+                    true => None,
+                    false => constructed_start(&args, shape)?,
+                };
+                let mut flags = search_args(&args, shape, previous.is_some());
+                if let Some((path, _)) = &start {
+                    // Aimed at the best known rank, as a search from naive is: a start already
+                    // there ends at once (a search --from a record would aim below it).
+                    (flags.size, flags.from) = (None, Some(path.clone()));
+                    flags.target_rank = best_known_rank(shape);
+                }
                 search::execute(&flags, &stop, process_start, None)?.report(args.json);
-                standing(shape, &dir)?
+                Standing {
+                    start: start.map(|(_, how)| how),
+                    ..standing(shape, &dir)?
+                }
             }
         };
         table.push(now);
@@ -101,6 +121,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             best_known: best_known_rank(shape),
             reached: None,
             done: false,
+            start: None,
         });
     }
     print_table(&table, args.json);
@@ -128,6 +149,35 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
     }
 }
 
+/// A start for `shape` built from the campaign's results so far, when its best construction
+/// reaches the best known rank (a composite such as 4x4x8 = 47 + 47): written, verified, to
+/// `OUT/starts/`, with the construction in words. None otherwise: the search starts as usual.
+fn constructed_start(args: &Args, shape: Shape) -> Result<Option<(PathBuf, String)>> {
+    let Some(known) = best_known_rank(shape) else {
+        return Ok(None);
+    };
+    if !args.out.is_dir() {
+        return Ok(None);
+    }
+    let Some((built, plan)) = best_construction(shape, std::slice::from_ref(&args.out))? else {
+        return Ok(None);
+    };
+    if built.rank() > known {
+        return Ok(None);
+    }
+    let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));
+    std::fs::create_dir_all(path.parent().expect("a folder"))?;
+    let write = WriteArgs {
+        to: Format::PerminovJson,
+        output: Some(path.clone()),
+        mod2: true,
+    };
+    write_verified(&built, &write, "constructed start")?;
+    let how = format!("the {} (rank {})", plan.construction, built.rank());
+    tracing::info!("{shape}: starts from {how}, built from the campaign's results");
+    Ok(Some((path, how)))
+}
+
 fn best_rank(cp: &Checkpoint) -> Result<usize> {
     cp.schemes()?
         .iter()
@@ -145,6 +195,7 @@ fn standing(shape: Shape, dir: &std::path::Path) -> Result<Standing> {
         best_known: best_known_rank(shape),
         reached: Some((best, cp.elapsed())),
         done: best <= cp.target,
+        start: None,
     })
 }
 
@@ -159,6 +210,7 @@ fn print_table(table: &[Standing], json: bool) {
                     "reached": s.reached.map(|r| r.0),
                     "seconds": s.reached.map(|r| r.1.as_secs_f64()),
                     "target_reached": s.done,
+                    "start": s.start,
                 })
             })
             .collect();
@@ -183,5 +235,10 @@ fn print_table(table: &[Standing], json: bool) {
             "{:<8} {known:>10} {reached:>8} {time:>10}  {status}",
             s.shape.to_string()
         );
+    }
+    for s in table {
+        if let Some(how) = &s.start {
+            println!("{} started from {how}", s.shape);
+        }
     }
 }
