@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::Format;
-use flipgraph_core::known::best_known_rank;
+use flipgraph_core::known::{best_known_rank, table};
 use flipgraph_core::Shape;
 
 use super::algebra::best_construction;
@@ -26,9 +26,11 @@ use crate::search::output::Checkpoint;
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it")]
 pub struct Args {
-    /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4).
-    #[arg(long, value_delimiter = ',', required = true)]
-    sizes: Vec<Shape>,
+    /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
+    /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
+    /// before it).
+    #[arg(long, value_delimiter = ',', required = true, value_parser = parse_sizes)]
+    sizes: Vec<Sizes>,
     /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
     #[arg(long, value_parser = parse_duration)]
     time: Option<Duration>,
@@ -55,6 +57,44 @@ pub struct Args {
     engine: EngineArgs,
 }
 
+/// One entry of `--sizes`.
+#[derive(Clone, Debug)]
+enum Sizes {
+    One(Shape),
+    All,
+}
+
+fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    match s.trim() {
+        "all" => Ok(Sizes::All),
+        one => one.parse().map(Sizes::One).map_err(|e| format!("{e}")),
+    }
+}
+
+/// The formats `sizes` names, in order, each once: `all` is every format of the best known
+/// table by naive rank (then by dimensions).
+fn formats(sizes: &[Sizes]) -> Vec<Shape> {
+    let mut out: Vec<Shape> = Vec::new();
+    for entry in sizes {
+        let more: Vec<Shape> = match entry {
+            Sizes::One(shape) => vec![*shape],
+            Sizes::All => {
+                let mut all: Vec<Shape> = table()
+                    .filter_map(|e| Shape::new(e.dims[0], e.dims[1], e.dims[2]).ok())
+                    .collect();
+                all.sort_by_key(|s| (s.naive_rank(), s.dims()));
+                all
+            }
+        };
+        for shape in more {
+            if !out.contains(&shape) {
+                out.push(shape);
+            }
+        }
+    }
+    out
+}
+
 /// Where one format of the campaign stands.
 struct Standing {
     shape: Shape,
@@ -74,7 +114,8 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let mut table = Vec::new();
-    for &shape in &args.sizes {
+    let sizes = formats(&args.sizes);
+    for &shape in &sizes {
         let dir = args.out.join(shape.to_string());
         let previous = dir
             .join(crate::search::output::CHECKPOINT)
@@ -115,7 +156,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             break;
         }
     }
-    for &shape in &args.sizes[table.len()..] {
+    for &shape in &sizes[table.len()..] {
         table.push(Standing {
             shape,
             best_known: best_known_rank(shape),
@@ -240,5 +281,28 @@ fn print_table(table: &[Standing], json: bool) {
         if let Some(how) = &s.start {
             println!("{} started from {how}", s.shape);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{formats, parse_sizes, Sizes};
+    use flipgraph_core::Shape;
+
+    fn shape(n: usize, m: usize, p: usize) -> Shape {
+        Shape::new(n, m, p).unwrap()
+    }
+
+    #[test]
+    fn all_is_every_known_format_smallest_first_and_each_once() {
+        let all = formats(&[Sizes::All]);
+        assert_eq!(all.len(), 84);
+        assert_eq!((all[0], all[83]), (shape(2, 2, 2), shape(8, 8, 8)));
+        let at = |s: Shape| all.iter().position(|&x| x == s).unwrap();
+        // What a composite is built from comes before it.
+        assert!(at(shape(4, 4, 4)) < at(shape(4, 4, 8)) && at(shape(4, 4, 8)) < at(shape(8, 8, 8)));
+        let mixed = formats(&[parse_sizes("2x2x3").unwrap(), parse_sizes("all").unwrap()]);
+        assert_eq!((mixed.len(), mixed[0]), (84, shape(2, 2, 3)));
+        assert!(parse_sizes("9").is_err());
     }
 }
