@@ -666,6 +666,36 @@ fn links_planted_in_the_folder_are_refused_and_foreign_temp_files_kept() {
 }
 
 #[test]
+fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fifo");
+    std::fs::create_dir_all(&out).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(out.join("events.jsonl"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut child = search_4x4x4(&["--time", "0.3s", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Before the fix, opening the FIFO blocked for good: give it ten seconds.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the search hung on a FIFO named events.jsonl");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(1), "{}", text(&done));
+    assert!(text(&done).contains("is not a regular file"), "{}", text(&done));
+}
+
+#[test]
 fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");

@@ -332,11 +332,13 @@ fn take_folder(dir: &Path, root: &Path, resume: bool) -> Result<File> {
 }
 
 /// Opens one of the folder's own files, never through a symbolic link (a link planted there
-/// would make a search append to or lock another file).
+/// would make a search append to or lock another file) and only as a regular file: a FIFO or a
+/// device planted there would block the search or swallow its writes (opened without blocking,
+/// then refused).
 fn open_own(path: &Path, options: &mut OpenOptions) -> Result<File> {
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW);
-    options.open(path).map_err(|e| {
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| {
         let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
         if link {
             anyhow::anyhow!(
@@ -346,7 +348,14 @@ fn open_own(path: &Path, options: &mut OpenOptions) -> Result<File> {
         } else {
             anyhow::anyhow!("cannot write {}: {e}", path.display())
         }
-    })
+    })?;
+    if !file.metadata()?.is_file() {
+        bail!(
+            "{} is not a regular file; a search writes only its own regular files",
+            path.display()
+        );
+    }
+    Ok(file)
 }
 
 /// Opens the event log for appending; a last line cut by a crash is ended first, so that the
