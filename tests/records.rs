@@ -205,6 +205,23 @@ fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_
 }
 
 #[test]
+fn a_format_with_a_dimension_1_is_done_at_its_naive_rank() {
+    // <1,2,2> needs all four products (an outer product): its search aims there, not below a
+    // proven optimum, so the campaign goes on to the next format.
+    let dir = tempfile::tempdir().unwrap();
+    let out = campaign(dir.path(), "1x2x2,2", "20s");
+    assert!(out.status.success(), "{}", text(&out));
+    let rows = campaign_rows(&out);
+    assert_eq!(
+        rows[0],
+        ("1x2x2".into(), "4".into(), "4".into(), "target reached".into()),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(rows[1].3, "target reached", "{}", text(&out));
+}
+
+#[test]
 fn a_campaign_starts_a_format_from_what_earlier_formats_construct() {
     let dir = tempfile::tempdir().unwrap();
     let out = campaign(dir.path(), "2x2x2,2x2x4", "60s");

@@ -300,7 +300,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     let best_known = args.best_known.or(best_known_rank(shape));
     let target = args
         .target_rank
-        .unwrap_or_else(|| default_target(best_known, scheme.rank()));
+        .unwrap_or_else(|| default_target(shape, best_known, scheme.rank()));
     if group != Group::Trivial && spec.fixed_terms == FixedTerms::Frozen {
         let (fixed, unit) = (orbits(group, &scheme)?.fixed.len(), group.order());
         if let Some(stop) = frozen_stop(target, fixed, unit) {

@@ -101,7 +101,7 @@ impl<'a> Descent<'a> {
         let shape = self.start.shape();
         let target = self
             .target
-            .unwrap_or_else(|| default_target(best_known_rank(shape), self.start.rank()));
+            .unwrap_or_else(|| default_target(shape, best_known_rank(shape), self.start.rank()));
         let spec = EngineSpec {
             start_rank: Some(self.start.rank()),
             ..self.spec

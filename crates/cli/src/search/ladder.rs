@@ -252,7 +252,7 @@ impl Climb<'_> {
             partners: spec.gpu_partners,
             ..SearchConfig::on_engine(
                 shape,
-                default_target(best_known, from),
+                default_target(shape, best_known, from),
                 self.seed,
                 &spec,
                 engine.as_ref(),

@@ -92,9 +92,13 @@ pub enum Restarts {
     Independent,
 }
 
-/// The rank a search aims at unless told: the best known rank when the start is above it,
-/// else one below the start.
-pub fn default_target(best_known: Option<usize>, start_rank: usize) -> usize {
+/// The rank a search of `shape` aims at unless told: the best known rank when the start is
+/// above it, else one below the start; but never below a proven optimum: a format with a
+/// dimension 1 (an outer product) needs all its naive products, so it aims at that rank.
+pub fn default_target(shape: Shape, best_known: Option<usize>, start_rank: usize) -> usize {
+    if shape.dims().contains(&1) {
+        return shape.naive_rank().min(start_rank);
+    }
     best_known
         .filter(|&k| k < start_rank)
         .unwrap_or(start_rank.saturating_sub(1))
