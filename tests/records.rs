@@ -145,7 +145,7 @@ fn campaign_rows(out: &std::process::Output) -> Vec<(String, String, String, Str
         .lines()
         .skip_while(|l| !l.starts_with("format"))
         .skip(1)
-        .take_while(|l| !l.contains(" started from "))
+        .take_while(|l| !l.contains(" started from ") && !l.contains(" failed: "))
         .map(|l| {
             let c: Vec<&str> = l.split_whitespace().collect();
             (c[0].into(), c[1].into(), c[2].into(), c[4..].join(" "))
@@ -202,6 +202,25 @@ fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_
     let second = campaign(dir.path(), "4", "0.3s");
     assert!(text(&second).contains("4x4x4: resuming"), "{}", text(&second));
     assert!(elapsed() > before + 0.2);
+}
+
+#[test]
+fn a_format_folder_holding_another_search_fails_that_format_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = campaign(dir.path(), "2x2x2", "20s");
+    assert!(first.status.success(), "{}", text(&first));
+    // 2x2x3's folder holds a copy of 2x2x2's search.
+    let wrong = dir.path().join("2x2x3");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::copy(dir.path().join("2x2x2/checkpoint.json"), wrong.join("checkpoint.json")).unwrap();
+    let out = campaign(dir.path(), "2x2x2,2x2x3,2x3x3", "30s");
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let rows = campaign_rows(&out);
+    let status: Vec<&str> = rows.iter().map(|r| r.3.as_str()).collect();
+    assert_eq!(status, ["target reached", "failed", "target reached"], "{said}");
+    assert!(said.contains("holds a search of 2x2x2, not 2x2x3"), "{said}");
+    assert!(said.contains("1 of 3 formats failed"), "{said}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -104,6 +104,22 @@ struct Standing {
     done: bool,
     /// The construction it started from in this run, if any.
     start: Option<String>,
+    /// Why the format failed in this run, if it did.
+    failed: Option<String>,
+}
+
+impl Standing {
+    /// A format not started.
+    fn new(shape: Shape) -> Standing {
+        Standing {
+            shape,
+            best_known: best_known_rank(shape),
+            reached: None,
+            done: false,
+            start: None,
+            failed: None,
+        }
+    }
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
@@ -116,57 +132,70 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let mut table = Vec::new();
     let sizes = formats(&args.sizes);
     for &shape in &sizes {
-        let dir = args.out.join(shape.to_string());
-        let previous = dir
-            .join(crate::search::output::CHECKPOINT)
-            .exists()
-            .then(|| standing(shape, &dir))
-            .transpose()?;
-        let now = match previous {
-            Some(done) if done.done => {
-                tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
-                done
+        // A format that fails (a damaged or locked folder, another shape's checkpoint) is
+        // reported in the table, and the campaign goes on with the others.
+        let now = run_format(&args, shape, &stop, process_start).unwrap_or_else(|e| {
+            tracing::error!("{shape}: {e:#}");
+            Standing {
+                failed: Some(format!("{e:#}")),
+                ..Standing::new(shape)
             }
-            _ => {
-                tracing::info!(
-                    "{shape}: {} toward {}",
-                    if previous.is_some() { "resuming" } else { "searching" },
-                    best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
-                );
-                let start = match previous.is_some() || args.no_constructions {
-                    true => None,
-                    false => constructed_start(&args, shape)?,
-                };
-                let mut flags = search_args(&args, shape, previous.is_some());
-                if let Some((path, _)) = &start {
-                    // Aimed at the best known rank, as a search from naive is: a start already
-                    // there ends at once (a search --from a record would aim below it).
-                    (flags.size, flags.from) = (None, Some(path.clone()));
-                    flags.target_rank = best_known_rank(shape);
-                }
-                search::execute(&flags, &stop, process_start, None)?.report(args.json);
-                Standing {
-                    start: start.map(|(_, how)| how),
-                    ..standing(shape, &dir)?
-                }
-            }
-        };
+        });
         table.push(now);
         if stop.load(Ordering::Relaxed) {
             break;
         }
     }
+    // The formats after a stop: where their folders stand (earlier runs may have finished them).
     for &shape in &sizes[table.len()..] {
-        table.push(Standing {
-            shape,
-            best_known: best_known_rank(shape),
-            reached: None,
-            done: false,
-            start: None,
-        });
+        let dir = args.out.join(shape.to_string());
+        let known = has_checkpoint(&dir).then(|| standing(shape, &dir).ok()).flatten();
+        table.push(known.unwrap_or_else(|| Standing::new(shape)));
     }
     print_table(&table, args.json);
+    let failed = table.iter().filter(|s| s.failed.is_some()).count();
+    if failed > 0 {
+        eprintln!("error: {failed} of {} formats failed (see the table)", table.len());
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn has_checkpoint(dir: &std::path::Path) -> bool {
+    dir.join(crate::search::output::CHECKPOINT).exists()
+}
+
+/// Searches one format of the campaign (or skips it, at its target already) and says where
+/// it stands.
+fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Instant) -> Result<Standing> {
+    let dir = args.out.join(shape.to_string());
+    let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
+    if let Some(done) = previous.filter(|p| p.done) {
+        tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
+        return Ok(done);
+    }
+    let resume = has_checkpoint(&dir);
+    tracing::info!(
+        "{shape}: {} toward {}",
+        if resume { "resuming" } else { "searching" },
+        best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
+    );
+    let start = match resume || args.no_constructions {
+        true => None,
+        false => constructed_start(args, shape)?,
+    };
+    let mut flags = search_args(args, shape, resume);
+    if let Some((path, _)) = &start {
+        // Aimed at the best known rank, as a search from naive is: a start already there ends
+        // at once (a search --from a record would aim below it).
+        (flags.size, flags.from) = (None, Some(path.clone()));
+        flags.target_rank = best_known_rank(shape);
+    }
+    search::execute(&flags, stop, process_start, None)?.report(args.json);
+    Ok(Standing {
+        start: start.map(|(_, how)| how),
+        ..standing(shape, &dir)?
+    })
 }
 
 /// The `search` one format of the campaign runs: fresh, or resumed from its folder.
@@ -227,16 +256,22 @@ fn best_rank(cp: &Checkpoint) -> Result<usize> {
         .context("the checkpoint's pool is empty")
 }
 
-/// Where the search in `dir` stands, from its checkpoint.
+/// Where the search in `dir` stands, from its checkpoint; an error when the checkpoint is of
+/// another shape (a folder of the campaign holding some other search).
 fn standing(shape: Shape, dir: &std::path::Path) -> Result<Standing> {
     let cp = Checkpoint::read(dir)?;
+    let held = cp.shape()?;
+    if held != shape {
+        anyhow::bail!(
+            "{} holds a search of {held}, not {shape}; move it away or choose another --out",
+            dir.display()
+        );
+    }
     let best = best_rank(&cp)?;
     Ok(Standing {
-        shape,
-        best_known: best_known_rank(shape),
         reached: Some((best, cp.elapsed())),
         done: best <= cp.target,
-        start: None,
+        ..Standing::new(shape)
     })
 }
 
@@ -252,6 +287,7 @@ fn print_table(table: &[Standing], json: bool) {
                     "seconds": s.reached.map(|r| r.1.as_secs_f64()),
                     "target_reached": s.done,
                     "start": s.start,
+                    "failed": s.failed,
                 })
             })
             .collect();
@@ -267,10 +303,11 @@ fn print_table(table: &[Standing], json: bool) {
             Some((rank, t)) => (rank.to_string(), format!("{:.1}s", t.as_secs_f64())),
             None => ("-".into(), "-".into()),
         };
-        let status = match (s.reached, s.done) {
-            (None, _) => "not started",
-            (Some(_), true) => "target reached",
-            (Some(_), false) => "unfinished",
+        let status = match (s.reached, s.done, &s.failed) {
+            (_, _, Some(_)) => "failed",
+            (None, _, None) => "not started",
+            (Some(_), true, None) => "target reached",
+            (Some(_), false, None) => "unfinished",
         };
         println!(
             "{:<8} {known:>10} {reached:>8} {time:>10}  {status}",
@@ -280,6 +317,9 @@ fn print_table(table: &[Standing], json: bool) {
     for s in table {
         if let Some(how) = &s.start {
             println!("{} started from {how}", s.shape);
+        }
+        if let Some(why) = &s.failed {
+            println!("{} failed: {why}", s.shape);
         }
     }
 }
