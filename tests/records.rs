@@ -224,6 +224,37 @@ fn a_format_folder_holding_another_search_fails_that_format_only() {
 }
 
 #[test]
+fn a_campaign_from_cubes_can_be_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        bin()
+            .args([
+                "campaign",
+                "--backend",
+                "cpu",
+                "--quiet",
+                "--sizes",
+                "4",
+                "--time",
+                "0.3s",
+            ])
+            .args(["--symmetry", "c3", "--cubes", "1001,0110", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(first.status.success(), "{}", text(&first));
+    let again = run();
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(
+        text(&again).contains("resuming a search from the cubes 1001,0110"),
+        "{}",
+        text(&again)
+    );
+}
+
+#[test]
 fn a_format_with_a_dimension_1_is_done_at_its_naive_rank() {
     // <1,2,2> needs all four products (an outer product): its search aims there, not below a
     // proven optimum, so the campaign goes on to the next format.

@@ -215,7 +215,11 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
         quiet: args.quiet,
         exchange_every: Sharing::default().every,
         exchange_schemes: Sharing::default().schemes,
-        engine: args.engine.clone(),
+        // A resumed format keeps the cubes its checkpoint records (a resume refuses --cubes).
+        engine: EngineArgs {
+            cubes: if resume { Vec::new() } else { args.engine.cubes.clone() },
+            ..args.engine.clone()
+        },
     }
 }
 
