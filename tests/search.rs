@@ -636,6 +636,29 @@ fn a_second_writer_of_a_folder_is_refused_naming_the_first() {
 }
 
 #[test]
+fn deleting_the_lock_file_does_not_let_a_second_writer_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut first = start_search(&out, "1");
+    wait_for_progress(&out, true);
+    std::fs::remove_file(out.join(".flipgraph.lock")).unwrap();
+    let second = bin()
+        .args(["search", "--backend", "cpu", "--quiet", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(1), "{}", text(&second));
+    assert!(
+        text(&second).contains("in use by another flipgraph search"),
+        "{}",
+        text(&second)
+    );
+    signal(&first, "-INT");
+    first.wait().unwrap();
+    assert_folder_sound(&out);
+}
+
+#[test]
 fn links_planted_in_the_folder_are_refused_and_foreign_temp_files_kept() {
     let dir = tempfile::tempdir().unwrap();
     let victim = dir.path().join("victim.txt");

@@ -289,19 +289,18 @@ fn remove_stale_temp_files(dir: &Path) {
 /// The lock file that makes a search the only writer of its folder while it runs.
 pub const LOCK: &str = ".flipgraph.lock";
 
-/// Takes the folder's lock (an exclusive `flock`, released when the file is closed, so also
-/// when the process dies) and writes our process id into it for whoever finds it taken.
+/// Takes the folder's lock: an exclusive `flock` on the folder itself (held on an open
+/// descriptor, released when it is closed, so also when the process dies; a lock on a file in
+/// it would be lost by deleting the file), and writes our process id into `LOCK` for whoever
+/// finds the folder taken. Returns the folder's descriptor, to keep open.
 fn lock(dir: &Path) -> Result<File> {
+    let folder = File::open(dir).with_context(|| format!("cannot open the output folder {}", dir.display()))?;
     let path = dir.join(LOCK);
-    let mut file = open_own(
-        &path,
-        OpenOptions::new().read(true).write(true).create(true).truncate(false),
-    )?;
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;
         // SAFETY: flock on a descriptor this function owns; no memory is involved.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if unsafe { libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             let holder = fs::read_to_string(&path).unwrap_or_default();
             bail!(
                 "{} is in use by another flipgraph search (process {}); wait for it to end or choose another --out",
@@ -310,9 +309,9 @@ fn lock(dir: &Path) -> Result<File> {
             );
         }
     }
-    file.set_len(0)?;
+    let mut file = open_own(&path, OpenOptions::new().write(true).create(true).truncate(true))?;
     write!(file, "{}", std::process::id())?;
-    Ok(file)
+    Ok(folder)
 }
 
 /// Makes folder `dir` (of the search resumed with `--resume root`) ours: creates it, takes its
