@@ -392,6 +392,15 @@ fn the_sum_of_two_rank_47_schemes_is_4x4x8_rank_94_and_splits_back() {
 }
 
 #[test]
+fn known_of_one_format_says_its_order_in_the_table_and_the_whole_source() {
+    let t = text(&flipgraph(&["known", "6x4x4"]));
+    assert!(t.contains("6x4x4: the table lists it as 4x4x6"), "{t}");
+    let row = t.lines().find(|l| l.starts_with("4x4x6")).unwrap_or_default();
+    assert!(row.len() > 100, "{t}");
+    assert!(!row.ends_with("..."), "{t}");
+}
+
+#[test]
 fn known_lists_the_constructions_of_a_format_from_the_table_or_from_results() {
     let out = flipgraph(&["known", "4x4x8", "--constructions"]);
     let t = text(&out);

@@ -38,10 +38,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let entries: Vec<BestKnown> = match args.shape {
         Some(shape) => {
-            vec![best_known(shape).with_context(|| format!("{shape}: no best known rank (formats 2..8 only)"))?]
+            let entry =
+                best_known(shape).with_context(|| format!("{shape}: no best known rank (formats 2..8 only)"))?;
+            if entry.dims != shape.dims() {
+                let [n, m, p] = entry.dims;
+                println!("{shape}: the table lists it as {n}x{m}x{p} (the rank does not depend on the order)");
+            }
+            vec![entry]
         }
         None => table().collect(),
     };
+    // One format's source is shown in full.
+    let full_sources = args.sources || args.shape.is_some();
     let ours = ours(&args.results)?;
     let mut header = format!("{:<8} {:>5}", "format", "best");
     if !args.results.is_empty() {
@@ -62,7 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => line += &format!(" {:>5} {:>5}", "-", ""),
             }
         }
-        println!("{line}  {}", source_text(e, args.sources));
+        println!("{line}  {}", source_text(e, full_sources));
     }
     if !args.results.is_empty() {
         println!(
