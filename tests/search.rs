@@ -689,6 +689,17 @@ fn links_planted_in_the_folder_are_refused_and_foreign_temp_files_kept() {
 }
 
 #[test]
+fn a_target_below_the_flattening_bound_is_said_to_be_out_of_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let done = search_4x4x4(&["--target-rank", "10", "--time", "0.2s", "--out"])
+        .arg(dir.path().join("low"))
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(text(&done).contains("--target-rank 10 is below 16"), "{}", text(&done));
+}
+
+#[test]
 fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("fifo");

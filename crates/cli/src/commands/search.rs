@@ -301,6 +301,12 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     let target = args
         .target_rank
         .unwrap_or_else(|| default_target(shape, best_known, scheme.rank()));
+    let bound = lower_bound(shape);
+    if target < bound {
+        tracing::warn!(
+            "--target-rank {target} is below {bound}, the rank every {shape} scheme has at least (each of the three flattenings of the tensor has rank n*m, m*p or p*n): the search cannot reach it and runs until its time limit or Ctrl-C"
+        );
+    }
     if group != Group::Trivial && spec.fixed_terms == FixedTerms::Frozen {
         let (fixed, unit) = (orbits(group, &scheme)?.fixed.len(), group.order());
         if let Some(stop) = frozen_stop(target, fixed, unit) {
@@ -329,6 +335,13 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
 fn frozen_stop(target: usize, fixed: usize, unit: usize) -> Option<usize> {
     let off = (target + unit - fixed % unit) % unit;
     (off != 0).then(|| target.saturating_sub(off))
+}
+
+/// A rank no scheme of `shape` goes below: the largest rank of the tensor's flattenings, `n m`,
+/// `m p` and `p n` (each flattening is a full-rank matrix of that size).
+fn lower_bound(shape: Shape) -> usize {
+    let [n, m, p] = shape.dims();
+    (n * m).max(m * p).max(p * n)
 }
 
 /// What `group` keeps, in words for an error.
@@ -698,7 +711,19 @@ impl Ended {
 
 #[cfg(test)]
 mod tests {
-    use super::{frozen_stop, parse_duration};
+    use super::{frozen_stop, lower_bound, parse_duration};
+    use flipgraph_core::Shape;
+
+    #[test]
+    fn the_flattenings_bound_the_rank_from_below() {
+        assert_eq!(lower_bound(Shape::square(4).unwrap()), 16);
+        assert_eq!(lower_bound(Shape::new(2, 3, 5).unwrap()), 15);
+        // Every best known rank is at or above it.
+        for e in flipgraph_core::known::table() {
+            let shape = Shape::new(e.dims[0], e.dims[1], e.dims[2]).unwrap();
+            assert!(e.rank >= lower_bound(shape), "{shape}");
+        }
+    }
     use std::time::Duration;
 
     #[test]
