@@ -154,6 +154,11 @@ fn campaign_rows(out: &std::process::Output) -> Vec<(String, String, String, Str
 }
 
 fn campaign(dir: &Path, sizes: &str, time: &str) -> std::process::Output {
+    campaign_with(dir, sizes, time, &[])
+}
+
+/// `flipgraph campaign` on the CPU with `extra` flags, into `dir`.
+fn campaign_with(dir: &Path, sizes: &str, time: &str, extra: &[&str]) -> std::process::Output {
     bin()
         .args([
             "campaign",
@@ -164,8 +169,9 @@ fn campaign(dir: &Path, sizes: &str, time: &str) -> std::process::Output {
             sizes,
             "--time",
             time,
-            "--out",
         ])
+        .args(extra)
+        .arg("--out")
         .arg(dir)
         .output()
         .unwrap()
@@ -226,23 +232,7 @@ fn a_format_folder_holding_another_search_fails_that_format_only() {
 #[test]
 fn a_campaign_from_cubes_can_be_run_again() {
     let dir = tempfile::tempdir().unwrap();
-    let run = || {
-        bin()
-            .args([
-                "campaign",
-                "--backend",
-                "cpu",
-                "--quiet",
-                "--sizes",
-                "4",
-                "--time",
-                "0.3s",
-            ])
-            .args(["--symmetry", "c3", "--cubes", "1001,0110", "--out"])
-            .arg(dir.path())
-            .output()
-            .unwrap()
-    };
+    let run = || campaign_with(dir.path(), "4", "0.3s", &["--symmetry", "c3", "--cubes", "1001,0110"]);
     let first = run();
     assert!(first.status.success(), "{}", text(&first));
     let again = run();
@@ -291,20 +281,7 @@ fn a_campaign_starts_a_format_from_what_earlier_formats_construct() {
     let start = dir.path().join("starts/2x2x4-r14.json");
     assert!(bin().arg("verify").arg(&start).output().unwrap().status.success());
     // --no-constructions walks it from naive instead.
-    let plain = bin()
-        .args([
-            "campaign",
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--no-constructions",
-            "--sizes",
-            "2x2x4",
-        ])
-        .args(["--time", "60s", "--out"])
-        .arg(dir.path().join("plain"))
-        .output()
-        .unwrap();
+    let plain = campaign_with(&dir.path().join("plain"), "2x2x4", "60s", &["--no-constructions"]);
     assert!(!text(&plain).contains("started from"), "{}", text(&plain));
 }
 
