@@ -96,6 +96,21 @@ fn a_rectangular_scheme_refuses_the_rotation_and_a_broken_orbit_is_named() {
 }
 
 #[test]
+fn zero_terms_are_left_out_of_the_orbits() {
+    let naive = Scheme::naive(Shape::square(3).unwrap());
+    let mut terms = naive.terms().to_vec();
+    // (0, x, y) contributes nothing; its rotations are not in the scheme.
+    terms.push(Term::new(0, 1, 2));
+    let padded = Scheme::new(naive.shape(), terms).unwrap();
+    for group in [Group::C3, Group::Z2, Group::C6] {
+        let o = orbits(group, &padded).unwrap();
+        assert_eq!(o.rank(), 27, "{group}");
+        assert_eq!(sorted(o.to_scheme().unwrap().terms()), sorted(naive.terms()), "{group}");
+    }
+    assert!(flipgraph_core::symmetry::is_c3_invariant(&padded));
+}
+
+#[test]
 fn the_naive_6x6x6_has_free_orbits_of_six_and_its_diagonal_cubes_pair_up() {
     let six = Scheme::naive(Shape::square(6).unwrap());
     assert_eq!(invariant_groups(&six), Group::ALL);

@@ -87,7 +87,7 @@ fn acting(group: Group, shape: Shape) -> Result<Reversal, OrbitsError> {
     }
 }
 
-/// Whether every element of `group` maps the terms of `scheme` (as a multiset) onto
+/// Whether every element of `group` maps the non-zero terms of `scheme` (as a multiset) onto
 /// themselves; false where the group does not act on the shape.
 pub fn is_invariant(group: Group, scheme: &Scheme) -> bool {
     orbits(group, scheme).is_ok()
@@ -99,11 +99,13 @@ pub fn invariant_groups(scheme: &Scheme) -> Vec<Group> {
 }
 
 /// The orbits of `scheme` under `group`: fails when the group does not act on its shape or the
-/// scheme is not invariant. Representatives come in the order of their first term in the
-/// scheme.
+/// scheme is not invariant. Zero terms (a zero factor: no contribution) are left out, as
+/// `symmetry::SymmetricScheme` leaves them out. Representatives come in the order of their
+/// first term in the scheme.
 pub fn orbits(group: Group, scheme: &Scheme) -> Result<Orbits, OrbitsError> {
     let reversal = acting(group, scheme.shape())?;
-    let mut left = multiset(scheme.terms());
+    let nonzero: Vec<Term> = scheme.terms().iter().copied().filter(|t| !t.is_zero()).collect();
+    let mut left = multiset(&nonzero);
     let mut out = Orbits {
         group,
         shape: scheme.shape(),
@@ -111,7 +113,7 @@ pub fn orbits(group: Group, scheme: &Scheme) -> Result<Orbits, OrbitsError> {
         fixed: Vec::new(),
     };
     for (i, &t) in scheme.terms().iter().enumerate() {
-        if left.get(&t).is_none_or(|&n| n == 0) {
+        if t.is_zero() || left.get(&t).is_none_or(|&n| n == 0) {
             continue;
         }
         // The orbit's distinct terms: an invariant multiset holds each as often as `t`, so one

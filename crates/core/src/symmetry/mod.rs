@@ -301,7 +301,7 @@ pub struct SymmetricScheme {
 /// True when `scheme` has a square shape and is invariant under the cyclic symmetry: its
 /// non-zero terms, as a multiset, are mapped onto themselves by `sigma`.
 pub fn is_c3_invariant(scheme: &Scheme) -> bool {
-    SymmetricScheme::from_scheme(scheme).is_ok()
+    crate::group::is_invariant(crate::group::Group::C3, scheme)
 }
 
 /// The shape if it is square.
