@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::Format;
-use flipgraph_core::group::{is_invariant, orbits};
+use flipgraph_core::group::orbits;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
@@ -281,16 +281,20 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     if !group.acts_on(scheme.shape()) {
         bail!("--symmetry {group} needs a square shape; {} is not", scheme.shape());
     }
-    if group != Group::Trivial && !is_invariant(group, &scheme) {
-        let start = match &args.from {
-            Some(path) => path.display().to_string(),
-            None => format!("the start from --cubes {}", engine.cubes.join(",")),
-        };
-        bail!(
-            "{start}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
-            group_words(group)
-        );
-    }
+    // The start's terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
+    let fixed = match group {
+        Group::Trivial => None,
+        _ => Some(orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
+            let start = match &args.from {
+                Some(path) => path.display().to_string(),
+                None => format!("the start from --cubes {}", engine.cubes.join(",")),
+            };
+            anyhow::anyhow!(
+                "{start}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+                group_words(group)
+            )
+        })?),
+    };
     if let (Some(size), Some(_)) = (args.size, &args.from) {
         if size != scheme.shape() {
             bail!("--size {size} does not match the shape {} of --from", scheme.shape());
@@ -307,8 +311,8 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
             "--target-rank {target} is below {bound}, the rank every {shape} scheme has at least (each of the three flattenings of the tensor has rank n*m, m*p or p*n): the search cannot reach it and runs until its time limit or Ctrl-C"
         );
     }
-    if group != Group::Trivial && spec.fixed_terms == FixedTerms::Frozen {
-        let (fixed, unit) = (orbits(group, &scheme)?.fixed.len(), group.order());
+    if let (Some(fixed), FixedTerms::Frozen) = (fixed, spec.fixed_terms) {
+        let unit = group.order();
         if let Some(stop) = frozen_stop(target, fixed, unit) {
             tracing::warn!(
                 "with {fixed} frozen fixed terms every rank of this walk is {} modulo {unit}: it cannot end at rank {target}, only at {stop} or below (another start changes that)",
@@ -713,6 +717,7 @@ impl Ended {
 mod tests {
     use super::{frozen_stop, lower_bound, parse_duration};
     use flipgraph_core::Shape;
+    use std::time::Duration;
 
     #[test]
     fn the_flattenings_bound_the_rank_from_below() {
@@ -724,7 +729,6 @@ mod tests {
             assert!(e.rank >= lower_bound(shape), "{shape}");
         }
     }
-    use std::time::Duration;
 
     #[test]
     fn durations_take_units_and_exponents() {

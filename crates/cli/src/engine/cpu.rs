@@ -1,6 +1,6 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
@@ -8,6 +8,11 @@ use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
 use super::{Engine, Group, Kind, Round, WalkerStatus};
+
+/// Why the CPU engine cannot walk schemes invariant under `group` (only c3 has a CPU walker).
+pub(super) fn gpu_only(group: Group) -> anyhow::Error {
+    anyhow::anyhow!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)")
+}
 
 /// What the CPU engine's walkers walk, and how.
 #[derive(Clone, Copy, Debug)]
@@ -94,7 +99,7 @@ impl Engine for CpuEngine {
                     SymmetricScheme::from_scheme(scheme).context("--symmetry c3 walks C3-invariant schemes only")?;
                 Box::new(SymmetricWalker::with_fixed_terms(&symmetric, config, seed, fixed_terms))
             }
-            group => bail!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)"),
+            group => return Err(gpu_only(group)),
         };
         self.walkers[walker] = Some(walk);
         Ok(())

@@ -101,7 +101,8 @@ pub struct GpuOptions {
     pub hints: Hints,
     /// How walkers find flip partners: by sampling, or by groups.
     pub partners: Partners,
-    /// Which schemes the walkers walk: C3-invariant ones keep their fixed terms frozen.
+    /// Which schemes the walkers walk: those invariant under the group, moved orbit by orbit
+    /// with their fixed terms (the orbits that are not free) frozen.
     pub symmetry: Group,
     /// The rank the slack of plus moves counts from for every walker; None: the rank of the
     /// scheme each walker is loaded with.

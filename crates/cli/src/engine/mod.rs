@@ -179,7 +179,7 @@ impl EngineSpec {
         if matches!(group, Group::Z2 | Group::C6) {
             // Only the GPU kernels walk these groups so far (the CPU walker is C3's).
             return match self.backend {
-                Backend::Cpu => bail!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)"),
+                Backend::Cpu => Err(cpu::gpu_only(group)),
                 _ => self
                     .open_gpu(shape)
                     .with_context(|| format!("--symmetry {group} walks on a GPU only")),
