@@ -205,6 +205,59 @@ impl Plateau {
     }
 }
 
+/// A walker's plateau clock: the steps since its last reduction against the limit in force.
+/// Both CPU walkers keep one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Clock {
+    plateau: Plateau,
+    limit: u64,
+    since_reduction: u64,
+}
+
+impl Clock {
+    /// A clock at the start of a walk.
+    pub(crate) const fn new(plateau: Plateau) -> Clock {
+        Clock {
+            plateau,
+            limit: plateau.initial(),
+            since_reduction: 0,
+        }
+    }
+
+    /// The limit in force (0: never a plus move).
+    pub(crate) const fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// One more step without a reduction.
+    #[inline]
+    pub(crate) fn tick(&mut self) {
+        self.since_reduction += 1;
+    }
+
+    /// Whether the plateau has lasted its limit.
+    #[inline]
+    pub(crate) const fn ran_out(&self) -> bool {
+        self.limit > 0 && self.since_reduction >= self.limit
+    }
+
+    /// The plateau ends in a plus move: the limit moves on ([`Plateau::after_plus`]).
+    pub(crate) fn plus_due(&mut self) {
+        self.limit = self.plateau.after_plus(self.limit);
+    }
+
+    /// A plus move was taken: a new plateau starts.
+    pub(crate) fn plus_taken(&mut self) {
+        self.since_reduction = 0;
+    }
+
+    /// A reduction ended the plateau ([`Plateau::after_reduction`]).
+    pub(crate) fn reduced(&mut self) {
+        self.limit = self.plateau.after_reduction(self.limit, self.since_reduction);
+        self.since_reduction = 0;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -52,6 +52,19 @@ impl WyRand {
     pub fn below(&mut self, bound: usize) -> usize {
         (((self.bits() as u32) as u64 * bound as u64) >> 32) as usize
     }
+
+    /// Two distinct uniform indices below `n` (at least 2, at most 2^32), from one draw: its
+    /// low and high 32 bits, each by multiply-shift (no division).
+    #[inline]
+    pub fn distinct_pair(&mut self, n: usize) -> (usize, usize) {
+        let bits = self.bits();
+        let i = ((bits as u32 as u64 * n as u64) >> 32) as usize;
+        let mut j = i + 1 + (((bits >> 32) * (n as u64 - 1)) >> 32) as usize;
+        if j >= n {
+            j -= n;
+        }
+        (i, j)
+    }
 }
 
 impl RngCore for WyRand {

@@ -6,8 +6,8 @@
 //! `(f_k, f_k+1, f_k+2)`, and term `k` is the one whose factor at A is `f_k`; so two terms of
 //! two triples share a factor (at any position) exactly when the two orbits share a factor
 //! value, and then the flip at A between their rotations is the orbit flip. One index from
-//! factor value to the orbit factors holding it (a [`FactorTable`] and groups as linked lists,
-//! as in the plain walk, but one for all three positions) finds every flip: each step picks a
+//! factor value to the orbit factors holding it (the plain walk's index, with one table for all
+//! three positions instead of one per position) finds every flip: each step picks a
 //! group of two or more, a pair in it, and flips the two rotations when they are of distinct
 //! orbits (a pair within one orbit is a step that moves nothing; see the module docs of
 //! [`crate::symmetry`]). Fixed terms take no flips.
@@ -28,41 +28,18 @@ use alloc::vec::Vec;
 use super::{is_fixed, Orbit, OrbitKind, SymmetricScheme, SymmetryError};
 use crate::counters::Counters;
 use crate::moves::{flip, generalized_flip_rank, merge, plus};
+use crate::plateau::Clock;
 use crate::rng::WyRand;
 use crate::scheme::Scheme;
 use crate::shape::Shape;
 use crate::term::{Factor, Position, Term};
-use crate::walk::table::FactorTable;
-use crate::walk::WalkConfig;
-
-/// No entry or group.
-const NONE: u32 = u32::MAX;
+use crate::walk::index::{entry, factor_of, slot_of, Group, Index, NONE};
+use crate::walk::{three_are_dependent, Bases, WalkConfig};
 
 /// The next factor index, mod 3.
 const NEXT: [usize; 3] = [1, 2, 0];
 /// The previous factor index, mod 3.
 const PREV: [usize; 3] = [2, 0, 1];
-
-/// An orbit factor's place in the group of its value: a doubly linked list of entries, entry
-/// `3 * orbit + k` for factor `k`.
-#[derive(Clone, Copy, Debug)]
-struct Link {
-    group: u32,
-    prev: u32,
-    next: u32,
-}
-
-/// The orbit factors that share one value.
-#[derive(Clone, Copy, Debug)]
-struct Group {
-    key: Factor,
-    /// Where the group's entry sits in the table.
-    slot: u32,
-    head: u32,
-    count: u32,
-    /// Index in `multi` while `count >= 2`.
-    multi_slot: u32,
-}
 
 /// Whether a [`SymmetricWalker`] may change its fixed terms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -84,23 +61,13 @@ pub struct SymmetricWalker {
     fixed_terms: FixedTerms,
     rng: WyRand,
     counters: Counters,
-    since_reduction: u64,
-    plateau_limit: u64,
+    clock: Clock,
     /// The factors of each triple orbit's representative, by orbit slot; dead slots are reused.
     factors: Vec<[Factor; 3]>,
-    /// By entry (`3 * orbit + k`).
-    links: Vec<Link>,
-    /// Index of each orbit slot in `alive`, or NONE for a dead slot.
-    alive_at: Vec<u32>,
-    alive: Vec<u32>,
-    free_slots: Vec<u32>,
     /// The fixed terms' factors, distinct.
     fixed: Vec<Factor>,
-    table: FactorTable,
-    groups: Vec<Group>,
-    free_groups: Vec<u32>,
-    /// Groups with two or more entries.
-    multi: Vec<u32>,
+    /// One table for the three factors of every orbit: entry `entry(orbit, k)`.
+    index: Index<1>,
     /// Orbits to check for reductions.
     work: Vec<u32>,
     scratch_entries: Vec<u32>,
@@ -144,18 +111,10 @@ impl SymmetricWalker {
             fixed_terms,
             rng: WyRand::new(seed),
             counters: Counters::default(),
-            since_reduction: 0,
-            plateau_limit: config.plateau.initial(),
+            clock: Clock::new(config.plateau),
             factors: Vec::with_capacity(orbits),
-            links: Vec::with_capacity(3 * orbits),
-            alive_at: Vec::with_capacity(orbits),
-            alive: Vec::with_capacity(orbits),
-            free_slots: Vec::new(),
             fixed: Vec::new(),
-            table: FactorTable::with_capacity(capacity, shape.factor_bits(Position::A)),
-            groups: Vec::with_capacity(capacity),
-            free_groups: Vec::new(),
-            multi: Vec::with_capacity(capacity),
+            index: Index::new(orbits, capacity, [shape.factor_bits(Position::A)]),
             work: Vec::new(),
             scratch_entries: Vec::new(),
             scratch_terms: Vec::new(),
@@ -177,7 +136,7 @@ impl SymmetricWalker {
             }
         }
         w.best_fixed = fixed.clone();
-        w.best_triples = w.alive.iter().map(|&o| w.factors[o as usize]).collect();
+        w.best_triples = w.index.live().iter().map(|&o| w.factors[o as usize]).collect();
         let before = w.best_rank();
         for x in fixed {
             // Equal fixed terms cancel in pairs (every triple is queued already).
@@ -209,7 +168,7 @@ impl SymmetricWalker {
 
     /// The current rank of the plain scheme: `#fixed + 3 * #triples`.
     pub fn rank(&self) -> usize {
-        self.fixed.len() + 3 * self.alive.len()
+        self.fixed.len() + 3 * self.index.live().len()
     }
 
     /// The counters so far (reductions count terms of the plain scheme, net).
@@ -219,7 +178,7 @@ impl SymmetricWalker {
 
     /// The current plateau limit: steps without a reduction before a plus move (0: never).
     pub fn plateau_limit(&self) -> u64 {
-        self.plateau_limit
+        self.clock.limit()
     }
 
     /// The lowest rank this walker has reached.
@@ -240,7 +199,7 @@ impl SymmetricWalker {
 
     /// The current scheme as orbits.
     pub fn symmetric_scheme(&self) -> SymmetricScheme {
-        let triples: Vec<[Factor; 3]> = self.alive.iter().map(|&o| self.factors[o as usize]).collect();
+        let triples: Vec<[Factor; 3]> = self.index.live().iter().map(|&o| self.factors[o as usize]).collect();
         self.orbits_of(&self.fixed, &triples)
     }
 
@@ -262,35 +221,21 @@ impl SymmetricWalker {
     /// move. Returns true when it reached a new scheme.
     pub fn step(&mut self) -> bool {
         self.counters.steps += 1;
-        if self.multi.is_empty() {
+        if !self.index.has_flips() {
             return self.plus_move();
         }
-        if self.plateau_limit > 0
-            && self.since_reduction >= self.plateau_limit
-            && self.rank() + 3 <= self.config.max_rank
-        {
-            self.plateau_limit = self.config.plateau.after_plus(self.plateau_limit);
+        if self.clock.ran_out() && self.rank() + 3 <= self.config.max_rank {
+            self.clock.plus_due();
             return self.plus_move();
         }
-        let g = self.groups[self.multi[self.rng.below(self.multi.len())] as usize];
-        let (e, f) = if g.count == 2 {
-            let (head, next) = (g.head, self.links[g.head as usize].next);
-            if self.rng.bits() & 1 == 0 {
-                (head, next)
-            } else {
-                (next, head)
-            }
-        } else {
-            let (i, j) = self.distinct_pair(g.count as usize);
-            (self.member(g, i), self.member(g, j))
-        };
-        self.since_reduction += 1;
-        let (o, p) = (e / 3, f / 3);
+        let (e, f) = self.index.random_pair(&mut self.rng);
+        self.clock.tick();
+        let (o, p) = (slot_of(e), slot_of(f));
         if o == p {
             // Two factors of one orbit: no flip keeps invariance there.
             return false;
         }
-        let (k, l) = ((e % 3) as usize, (f % 3) as usize);
+        let (k, l) = (factor_of(e), factor_of(f));
         let (mut x, mut y) = (self.term(o, k), self.term(p, l));
         flip(&mut x, &mut y, Position::A);
         if self.frozen() && (self.becomes_fixed(o, PREV[k], x.c) || self.becomes_fixed(p, NEXT[l], y.b)) {
@@ -334,35 +279,14 @@ impl SymmetricWalker {
         Term::new(f[k], f[NEXT[k]], f[PREV[k]])
     }
 
-    /// Two distinct random indices below `n` (at least 2), without a division.
-    #[inline]
-    fn distinct_pair(&mut self, n: usize) -> (usize, usize) {
-        let bits = self.rng.bits();
-        let i = ((bits as u32 as u64 * n as u64) >> 32) as usize;
-        let mut j = i + 1 + (((bits >> 32) * (n as u64 - 1)) >> 32) as usize;
-        if j >= n {
-            j -= n;
-        }
-        (i, j)
-    }
-
-    /// The `k`-th entry of group `g`'s list.
-    fn member(&self, g: Group, k: usize) -> u32 {
-        let mut e = g.head;
-        for _ in 0..k {
-            e = self.links[e as usize].next;
-        }
-        e
-    }
-
     /// The orbit plus move: a term of a random orbit (fixed or triple) read, a term of another,
     /// triple, orbit split (see [`plus`]). Fails (returns false) when they share the factor.
     fn plus_move(&mut self) -> bool {
-        let (nt, nf) = (self.alive.len(), self.fixed.len());
+        let (nt, nf) = (self.index.live().len(), self.fixed.len());
         if nt == 0 || nt + nf < 2 {
             return false;
         }
-        let target = self.alive[self.rng.below(nt)];
+        let target = self.index.live()[self.rng.below(nt)];
         // The reader: any orbit but the target, fixed terms first, then the triples.
         let mut r = self.rng.below(nt + nf - 1);
         let reader = if r < nf {
@@ -370,11 +294,11 @@ impl SymmetricWalker {
             Term::new(x, x, x)
         } else {
             r -= nf;
-            if self.alive[r] == target {
+            if self.index.live()[r] == target {
                 r = nt - 1;
             }
             let k = self.rng.below(3);
-            self.term(self.alive[r], k)
+            self.term(self.index.live()[r], k)
         };
         let k = self.rng.below(3);
         let u = self.term(target, k);
@@ -390,7 +314,7 @@ impl SymmetricWalker {
         let new = self.add_orbit([added.a, added.b, added.c]);
         self.counters.plus += 1;
         self.counters.vertices += 1;
-        self.since_reduction = 0;
+        self.clock.plus_taken();
         // Only what the orbit structure needs: `u'` and `v` share two factors, and merging
         // them would undo the move.
         self.settle(target);
@@ -403,21 +327,17 @@ impl SymmetricWalker {
     /// left. `before` is the rank before the move that queued them.
     fn reduce_pending(&mut self, before: usize) {
         while let Some(o) = self.work.pop() {
-            if self.alive_at[o as usize] != NONE {
+            if self.index.is_live(o) {
                 self.reduce_orbit(o);
             }
         }
         let rank = self.rank();
         if rank < before {
-            self.plateau_limit = self
-                .config
-                .plateau
-                .after_reduction(self.plateau_limit, self.since_reduction);
-            self.since_reduction = 0;
+            self.clock.reduced();
             if rank < self.best_rank() {
                 self.best_fixed.clone_from(&self.fixed);
                 self.best_triples.clear();
-                let (alive, factors) = (&self.alive, &self.factors);
+                let (alive, factors) = (self.index.live(), &self.factors);
                 self.best_triples.extend(alive.iter().map(|&o| factors[o as usize]));
             }
         }
@@ -454,14 +374,13 @@ impl SymmetricWalker {
         }
         self.fixed.push(x);
         self.counters.reductions -= 1;
-        if let Ok(g) = self.table.find(x) {
-            let mut e = self.groups[g as usize].head;
-            while e != NONE {
-                let [a, b, c] = self.factors[e as usize / 3];
+        if let Some(g) = self.index.find(0, x) {
+            let (index, factors, work) = (&self.index, &self.factors, &mut self.work);
+            for e in index.entries(g) {
+                let [a, b, c] = factors[slot_of(e) as usize];
                 if a ^ b ^ c == 0 {
-                    self.work.push(e / 3);
+                    work.push(slot_of(e));
                 }
-                e = self.links[e as usize].next;
             }
         }
     }
@@ -493,8 +412,7 @@ impl SymmetricWalker {
     /// a merge of `o`'s term `k` with a term of another triple. Returns true when it changed
     /// something.
     fn reduce_group_of(&mut self, o: u32, k: usize) -> bool {
-        let e = 3 * o + k as u32;
-        let g = self.groups[self.links[e as usize].group as usize];
+        let g = self.index.group_of(entry(o, k));
         if g.count < 2 {
             return false;
         }
@@ -516,9 +434,9 @@ impl SymmetricWalker {
         let t = self.term(o, k);
         let mut f = g.head;
         while f != NONE {
-            let p = f / 3;
+            let p = slot_of(f);
             if p != o {
-                let merged = merge(&t, &self.term(p, (f % 3) as usize));
+                let merged = merge(&t, &self.term(p, factor_of(f)));
                 if let Some(merged) = merged.filter(|m| !(self.frozen() && is_fixed(m))) {
                     self.remove_orbit(p);
                     self.counters.reductions += 3;
@@ -537,7 +455,7 @@ impl SymmetricWalker {
                     return true;
                 }
             }
-            f = self.links[f as usize].next;
+            f = self.index.next(f);
         }
         false
     }
@@ -551,27 +469,26 @@ impl SymmetricWalker {
         let mut repeats = false;
         let mut e = g.head;
         while e != NONE {
-            let o = e / 3;
+            let o = slot_of(e);
             if self.gathered[o as usize] == self.gather_stamp {
                 repeats = true;
             } else {
                 self.gathered[o as usize] = self.gather_stamp;
                 self.scratch_entries.push(e);
-                self.scratch_terms.push(self.term(o, (e % 3) as usize));
+                self.scratch_terms.push(self.term(o, factor_of(e)));
             }
-            e = self.links[e as usize].next;
+            e = self.index.next(e);
         }
         repeats
     }
 
     /// True when the gathered terms' factors at B or at C are linearly dependent.
     fn scratch_is_dependent(&mut self) -> bool {
-        if let [x, y, z] = self.scratch_terms[..] {
-            // Three non-zero vectors are dependent when two are equal or all three sum to zero.
-            let three = |a: Factor, b: Factor, c: Factor| a == b || a == c || b == c || a ^ b ^ c == 0;
-            return three(x.b, y.b, z.b) || three(x.c, y.c, z.c);
+        let pair = |t: &Term| (t.b, t.c);
+        if let [x, y, z] = &self.scratch_terms[..] {
+            return three_are_dependent([x, y, z].map(pair));
         }
-        self.bases.dependent(&self.scratch_terms)
+        self.bases.dependent(self.scratch_terms.iter().map(pair))
     }
 
     /// Rewrites the gathered (dependent) terms to fewer by a generalized flip, with their images.
@@ -586,7 +503,7 @@ impl SymmetricWalker {
         self.counters.generalized += 1;
         for i in 0..self.scratch_entries.len() {
             let (e, new) = (self.scratch_entries[i], self.scratch_terms[i]);
-            let (o, k) = (e / 3, (e % 3) as usize);
+            let (o, k) = (slot_of(e), factor_of(e));
             if new.is_zero() {
                 self.remove_orbit(o);
                 self.counters.reductions += 3;
@@ -607,145 +524,25 @@ impl SymmetricWalker {
     }
 
     /// Sets factor `k` of orbit `o` and moves the entry to the group of its new value.
+    #[inline]
     fn set_factor(&mut self, o: u32, k: usize, value: Factor) {
-        let e = 3 * o + k as u32;
-        let g = self.links[e as usize].group;
-        if self.groups[g as usize].count == 1 {
-            // The common case of a flip: an entry alone with its old value gets a value no
-            // other entry has. Its group is re-keyed in place (as in the plain walk).
-            if let Err(free) = self.table.find(value) {
-                let (table, groups) = (&mut self.table, &mut self.groups);
-                table.insert_at(free, value, g);
-                let old = groups[g as usize].slot as usize;
-                groups[g as usize].slot = free as u32;
-                table.remove_at(old, |id, to| groups[id as usize].slot = to as u32);
-                groups[g as usize].key = value;
-                self.factors[o as usize][k] = value;
-                return;
-            }
-        }
-        self.detach(e);
         self.factors[o as usize][k] = value;
-        self.attach(e);
+        self.index.rekey(entry(o, k), value);
     }
 
     fn add_orbit(&mut self, f: [Factor; 3]) -> u32 {
-        let link = Link {
-            group: NONE,
-            prev: NONE,
-            next: NONE,
-        };
-        let o = match self.free_slots.pop() {
-            Some(o) => {
-                self.factors[o as usize] = f;
-                o
-            }
-            None => {
-                self.factors.push(f);
-                self.links.extend([link; 3]);
-                self.alive_at.push(NONE);
-                self.gathered.push(0);
-                (self.factors.len() - 1) as u32
-            }
-        };
-        self.alive_at[o as usize] = self.alive.len() as u32;
-        self.alive.push(o);
-        for k in 0..3 {
-            self.attach(3 * o + k);
+        let (o, new) = self.index.add(f);
+        if new {
+            self.factors.push(f);
+            self.gathered.push(0);
+        } else {
+            self.factors[o as usize] = f;
         }
         o
     }
 
     fn remove_orbit(&mut self, o: u32) {
-        for k in 0..3 {
-            self.detach(3 * o + k);
-        }
-        let at = self.alive_at[o as usize] as usize;
-        let last = self.alive.pop().expect("a live orbit");
-        if last != o {
-            self.alive[at] = last;
-            self.alive_at[last as usize] = at as u32;
-        }
-        self.alive_at[o as usize] = NONE;
-        self.free_slots.push(o);
-    }
-
-    /// Puts entry `e` into the group of its value.
-    fn attach(&mut self, e: u32) {
-        let key = self.factors[e as usize / 3][e as usize % 3];
-        let g = match self.table.find(key) {
-            Ok(g) => g,
-            Err(free) => {
-                let group = Group {
-                    key,
-                    slot: free as u32,
-                    head: NONE,
-                    count: 0,
-                    multi_slot: NONE,
-                };
-                let g = match self.free_groups.pop() {
-                    Some(g) => {
-                        self.groups[g as usize] = group;
-                        g
-                    }
-                    None => {
-                        self.groups.push(group);
-                        (self.groups.len() - 1) as u32
-                    }
-                };
-                self.table.insert_at(free, key, g);
-                g
-            }
-        };
-        let group = &mut self.groups[g as usize];
-        let head = group.head;
-        group.head = e;
-        group.count += 1;
-        let count = group.count;
-        self.links[e as usize] = Link {
-            group: g,
-            prev: NONE,
-            next: head,
-        };
-        if head != NONE {
-            self.links[head as usize].prev = e;
-        }
-        if count == 2 {
-            self.groups[g as usize].multi_slot = self.multi.len() as u32;
-            self.multi.push(g);
-        }
-    }
-
-    fn detach(&mut self, e: u32) {
-        let Link { group: g, prev, next } = self.links[e as usize];
-        if prev != NONE {
-            self.links[prev as usize].next = next;
-        } else {
-            self.groups[g as usize].head = next;
-        }
-        if next != NONE {
-            self.links[next as usize].prev = prev;
-        }
-        let group = &mut self.groups[g as usize];
-        group.count -= 1;
-        match group.count {
-            1 => {
-                let slot = group.multi_slot as usize;
-                let last = self.multi.pop().expect("a multi group");
-                if last != g {
-                    self.multi[slot] = last;
-                    self.groups[last as usize].multi_slot = slot as u32;
-                }
-            }
-            0 => {
-                let slot = group.slot as usize;
-                let groups = &mut self.groups;
-                self.table
-                    .remove_at(slot, |id, to| groups[id as usize].slot = to as u32);
-                self.free_groups.push(g);
-            }
-            _ => {}
-        }
+        self.index.remove(o);
     }
 
     /// Checks every invariant of the orbits and the index; panics with the broken one. For
@@ -756,78 +553,34 @@ impl SymmetricWalker {
             assert_ne!(x, 0, "a zero fixed term");
             assert!(!self.fixed[..i].contains(&x), "two equal fixed terms");
         }
-        for &o in &self.alive {
+        for &o in self.index.live() {
             let [a, b, c] = self.factors[o as usize];
             assert!(a != 0 && b != 0 && c != 0, "a zero triple");
             assert!(!(a == b && b == c), "a triple whose terms are equal");
-            for k in 0..3 {
-                let e = 3 * o + k;
-                let id = self.links[e as usize].group;
-                let g = self.groups[id as usize];
-                assert_eq!(
-                    g.key, self.factors[o as usize][k as usize],
-                    "entry {e} is in the wrong group"
-                );
-                assert_eq!(self.table.find(g.key), Ok(id));
-                assert_eq!(self.table.slot_holds(g.slot as usize), Some((g.key, id)), "stale slot");
+            for (k, &key) in self.factors[o as usize].iter().enumerate() {
+                let count = self.index.check_entry(entry(o, k), key);
                 let members = self
-                    .alive
+                    .index
+                    .live()
                     .iter()
-                    .map(|&p| self.factors[p as usize].iter().filter(|&&f| f == g.key).count())
+                    .map(|&p| self.factors[p as usize].iter().filter(|&&f| f == key).count())
                     .sum::<usize>();
-                assert_eq!(g.count as usize, members, "group count");
-                assert_eq!(g.count >= 2, self.multi.contains(&id));
+                assert_eq!(count as usize, members, "group count");
             }
         }
-        let mut keys: Vec<Factor> = self.alive.iter().flat_map(|&o| self.factors[o as usize]).collect();
+        let mut keys: Vec<Factor> = self
+            .index
+            .live()
+            .iter()
+            .flat_map(|&o| self.factors[o as usize])
+            .collect();
         keys.sort_unstable();
         keys.dedup();
-        assert_eq!(self.groups.len() - self.free_groups.len(), keys.len(), "groups");
-        assert!(self.table.holds(keys.len()));
+        self.index.check_groups(keys.len(), keys.len());
         assert!(self.best_rank() <= self.rank());
         let plain = self.scheme();
         assert_eq!(plain.rank(), self.rank());
         assert!(super::is_c3_invariant(&plain), "the expanded scheme is not invariant");
-    }
-}
-
-/// Two F2 bases (for the factors at B and at C of a group) indexed by leading bit. An entry
-/// is valid only when stamped with the current check, so a check clears nothing.
-#[derive(Clone, Debug)]
-struct Bases {
-    values: [[Factor; 64]; 2],
-    stamps: [[u64; 64]; 2],
-    check: u64,
-}
-
-impl Bases {
-    fn new() -> Bases {
-        Bases {
-            values: [[0; 64]; 2],
-            stamps: [[0; 64]; 2],
-            check: 0,
-        }
-    }
-
-    /// True when the factors at B or at C of `terms` (non-zero terms) are linearly dependent.
-    fn dependent(&mut self, terms: &[Term]) -> bool {
-        self.check += 1;
-        terms.iter().any(|t| !self.insert(0, t.b) || !self.insert(1, t.c))
-    }
-
-    /// Adds `v` to basis `which`; false when it was in the span already.
-    #[inline]
-    fn insert(&mut self, which: usize, mut v: Factor) -> bool {
-        while v != 0 {
-            let lead = 63 - v.leading_zeros() as usize;
-            if self.stamps[which][lead] != self.check {
-                self.stamps[which][lead] = self.check;
-                self.values[which][lead] = v;
-                return true;
-            }
-            v ^= self.values[which][lead];
-        }
-        false
     }
 }
 
@@ -839,23 +592,6 @@ mod tests {
     use crate::plateau::Plateau;
     use crate::verify::verify;
     use crate::walk::Walk;
-
-    #[test]
-    fn the_dependency_check_agrees_with_the_moves() {
-        let mut rng = WyRand::new(5);
-        let mut bases = Bases::new();
-        let mut seen = [0; 2];
-        for _ in 0..20_000 {
-            let len = 2 + rng.below(6);
-            let terms: Vec<Term> = (0..len)
-                .map(|_| Term::new(7, 1 + rng.below(31) as u64, 1 + rng.below(31) as u64))
-                .collect();
-            let expected = crate::moves::group_is_reducible(&terms, Position::A);
-            assert_eq!(bases.dependent(&terms), expected, "{terms:?}");
-            seen[expected as usize] += 1;
-        }
-        assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
-    }
 
     #[test]
     fn the_tensor_is_preserved_and_the_index_consistent_after_many_steps() {

@@ -1,0 +1,88 @@
+//! Dependency checks of a group's factors: two F2 bases indexed by leading bit.
+
+use crate::term::Factor;
+
+/// Two F2 bases (the factors at the two other positions of a group) indexed by leading bit.
+/// An entry is valid only when stamped with the current check, so no check clears 1 KiB.
+#[derive(Clone, Debug)]
+pub(crate) struct Bases {
+    values: [[Factor; 64]; 2],
+    stamps: [[u64; 64]; 2],
+    check: u64,
+}
+
+impl Bases {
+    pub(crate) fn new() -> Bases {
+        Bases {
+            values: [[0; 64]; 2],
+            stamps: [[0; 64]; 2],
+            check: 0,
+        }
+    }
+
+    /// True when the first or the second factors of `pairs` are linearly dependent (a zero
+    /// factor is dependent).
+    pub(crate) fn dependent(&mut self, pairs: impl IntoIterator<Item = (Factor, Factor)>) -> bool {
+        self.check += 1;
+        pairs.into_iter().any(|(q, r)| !self.insert(0, q) || !self.insert(1, r))
+    }
+
+    /// Adds `v` to basis `which`; false when it was in the span already.
+    #[inline]
+    fn insert(&mut self, which: usize, mut v: Factor) -> bool {
+        while v != 0 {
+            let lead = 63 - v.leading_zeros() as usize;
+            if self.stamps[which][lead] != self.check {
+                self.stamps[which][lead] = self.check;
+                self.values[which][lead] = v;
+                return true;
+            }
+            v ^= self.values[which][lead];
+        }
+        false
+    }
+}
+
+/// Whether three terms' factors, given as three pairs, are dependent in either coordinate:
+/// three vectors are when one is zero, two are equal or all three sum to zero.
+#[inline]
+pub(crate) fn three_are_dependent(pairs: [(Factor, Factor); 3]) -> bool {
+    let three =
+        |a: Factor, b: Factor, c: Factor| a == 0 || b == 0 || c == 0 || a == b || a == c || b == c || a ^ b ^ c == 0;
+    let [(a, x), (b, y), (c, z)] = pairs;
+    three(a, b, c) || three(x, y, z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::group_is_reducible;
+    use crate::rng::WyRand;
+    use crate::term::{Position, Term};
+
+    #[test]
+    fn the_checks_agree_with_the_moves() {
+        let mut rng = WyRand::new(5);
+        let mut bases = Bases::new();
+        let mut seen = [0; 2];
+        for _ in 0..20_000 {
+            // Five-bit factors and groups of 2 to 7: dependent and independent ones are common.
+            let len = 2 + rng.below(6);
+            let terms: alloc::vec::Vec<Term> = (0..len)
+                .map(|_| Term::new(7, 1 + rng.below(31) as u64, 1 + rng.below(31) as u64))
+                .collect();
+            let expected = group_is_reducible(&terms, Position::A);
+            let pairs = || terms.iter().map(|t| (t.b, t.c));
+            assert_eq!(bases.dependent(pairs()), expected, "{terms:?}");
+            if let [x, y, z] = terms[..] {
+                assert_eq!(
+                    three_are_dependent([x, y, z].map(|t| (t.b, t.c))),
+                    expected,
+                    "{terms:?}"
+                );
+            }
+            seen[expected as usize] += 1;
+        }
+        assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+    }
+}
