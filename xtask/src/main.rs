@@ -300,7 +300,7 @@ fn spill_bytes(text: &str) -> u32 {
         .sum()
 }
 
-/// The `.maxnreg` that crates/cli/build.rs gave `kernel` in the PTX, if any.
+/// The `.maxnreg` that crates/search/build.rs gave `kernel` in the PTX, if any.
 fn register_cap(ptx: &str, kernel: &str) -> Option<u32> {
     let at = ptx.find(&format!(".entry {kernel}("))?;
     let head = &ptx[at..at + ptx[at..].find("\n{")?];

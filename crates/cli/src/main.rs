@@ -1,6 +1,7 @@
 //! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
 
 mod commands;
+mod write;
 
 use flipgraph_search::{atomic_file, engine, schemes, search};
 

@@ -1,5 +1,5 @@
 //! GPU kernels of flipgraph, written in Rust and built to PTX for `nvptx64-nvidia-cuda`
-//! (crates/cli/build.rs builds them; docs/ARCHITECTURE.md has the recipe).
+//! (crates/search/build.rs builds them; docs/ARCHITECTURE.md has the recipe).
 //!
 //! - [`warp`]: the warp instructions (match.any.sync, ballot, redux.sync, shuffle, lane id and
 //!   masks) as small safe wrappers.

@@ -11,7 +11,8 @@ use flipgraph_core::construction::{self, constructions, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
 use super::known::{self, sorted_dims};
-use crate::schemes::{read_valid, write_verified, WriteArgs};
+use crate::schemes::read_valid;
+use crate::write::{write_verified, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
     match s {

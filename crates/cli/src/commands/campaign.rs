@@ -14,9 +14,9 @@ use flipgraph_core::Shape;
 use super::algebra::best_construction;
 use super::engine_args::EngineArgs;
 use super::search::{self, interrupt_flag, parse_duration};
-use crate::schemes::{parse_writable, write_verified, WriteArgs};
 use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
+use crate::write::{parse_writable, write_verified, WriteArgs};
 
 /// Search several formats in turn, each down to its best known rank (`flipgraph known`), and
 /// print one table of where each stands. Each format has its folder under --out; running the

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::schemes::{read_checked, write_verified, WriteArgs};
+use crate::schemes::read_checked;
+use crate::write::{write_verified, WriteArgs};
 
 /// Convert a scheme between formats. The scheme is verified first; a scheme valid over Z keeps
 /// its integer coefficients unless --mod2 is given (the seed format always holds F2).

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
 
-use crate::schemes::{read_checked, write_verified, WriteArgs};
+use crate::schemes::read_checked;
+use crate::write::{write_verified, WriteArgs};
 
 /// Lift a scheme valid over F2 to one valid over Z (Hensel lifting, preferring coefficients
 /// in {-1,0,1}); says so, and why, when no lift exists or none is found.

@@ -10,7 +10,8 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::{IntScheme, Scheme};
 
 use crate::atomic_file::write_atomic;
-use crate::schemes::{read_valid_f2, write_verified, WriteArgs};
+use crate::schemes::read_valid_f2;
+use crate::write::{write_verified, WriteArgs};
 
 /// The largest path file read: a million moves of some 60 bytes each.
 const MAX_PATH_BYTES: u64 = 64 << 20;

@@ -16,12 +16,13 @@ use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
 use crate::engine::{cores, Backend, EngineSpec, Group, Kind};
-use crate::schemes::{parse_writable, read_valid_f2};
+use crate::schemes::read_valid_f2;
 use crate::search::island::Island;
 use crate::search::ladder::Climb;
 use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::{si, Progress};
 use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
+use crate::write::parse_writable;
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]

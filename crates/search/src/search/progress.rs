@@ -1,9 +1,9 @@
 //! Progress of a search: a live status line on a terminal, plain log lines otherwise, or JSON
 //! lines with `--json`.
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "terminal")]
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A snapshot of a running search.
@@ -76,8 +76,12 @@ pub fn si(x: f64) -> String {
 }
 
 enum Mode {
+    #[cfg(feature = "terminal")]
     Bar(ProgressBar),
-    Log { every: Duration, last: Instant },
+    Log {
+        every: Duration,
+        last: Instant,
+    },
     Json,
     Quiet,
 }
@@ -87,29 +91,43 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// The bar on a terminal, log lines otherwise; `json` prints JSON lines to stdout; `quiet`
-    /// nothing.
+    /// A live status line on a terminal (with the feature `terminal`), log lines otherwise;
+    /// `json` prints JSON lines to stdout; `quiet` nothing.
     pub fn new(json: bool, quiet: bool) -> Progress {
         let mode = if quiet {
             Mode::Quiet
         } else if json {
             Mode::Json
-        } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-            bar.enable_steady_tick(Duration::from_millis(200));
-            Mode::Bar(bar)
         } else {
-            Mode::Log {
+            Self::on_terminal().unwrap_or(Mode::Log {
                 every: Duration::from_secs(10),
                 last: Instant::now(),
-            }
+            })
         };
         Progress { mode }
     }
 
+    /// The live status line, where standard error is a terminal.
+    #[cfg(feature = "terminal")]
+    fn on_terminal() -> Option<Mode> {
+        use std::io::IsTerminal;
+        std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Mode::Bar(bar)
+        })
+    }
+
+    /// Without the feature `terminal`: log lines on a terminal too.
+    #[cfg(not(feature = "terminal"))]
+    fn on_terminal() -> Option<Mode> {
+        None
+    }
+
     pub fn update(&mut self, status: &Status) {
         match &mut self.mode {
+            #[cfg(feature = "terminal")]
             Mode::Bar(bar) => bar.set_message(status.line()),
             Mode::Log { every, last } if last.elapsed() >= *every => {
                 *last = Instant::now();
@@ -123,6 +141,7 @@ impl Progress {
     /// A line that must be seen (an improvement, a warning) without breaking the bar.
     pub fn note(&self, event: &serde_json::Value, text: &str) {
         match &self.mode {
+            #[cfg(feature = "terminal")]
             Mode::Bar(bar) => bar.suspend(|| tracing::info!("{text}")),
             Mode::Json => println!("{event}"),
             Mode::Log { .. } => tracing::info!("{text}"),
@@ -131,6 +150,7 @@ impl Progress {
     }
 
     pub fn finish(&self) {
+        #[cfg(feature = "terminal")]
         if let Mode::Bar(bar) = &self.mode {
             bar.finish_and_clear();
         }

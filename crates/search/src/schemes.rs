@@ -1,14 +1,11 @@
 //! Reading scheme files and deciding what they are valid over.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Result};
-use flipgraph_core::formats::{self, Format, Ring, SchemeFile};
+use flipgraph_core::formats::{self, Ring, SchemeFile};
 use flipgraph_core::verify::{self, Diagnosis};
 use flipgraph_core::{IntScheme, Scheme};
-
-use crate::atomic_file::write_atomic;
 
 /// A scheme file, read and verified.
 pub struct Checked {
@@ -42,54 +39,6 @@ pub fn read_valid(path: &Path) -> Result<IntScheme> {
         bail!("{}: not a valid scheme: {d}", path.display());
     }
     Ok(checked.file.scheme)
-}
-
-/// How a command writes the scheme it makes.
-#[derive(clap::Args, Clone)]
-pub struct WriteArgs {
-    /// The format to write: letter, json, txt or seed.
-    #[arg(long, value_parser = parse_writable, default_value = "json")]
-    pub to: Format,
-    /// Where to write (default: standard output).
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// Reduce the coefficients mod 2.
-    #[arg(long)]
-    pub mod2: bool,
-}
-
-/// A format that has a writer (for flags that choose output formats).
-pub fn parse_writable(s: &str) -> Result<Format, String> {
-    let f: Format = s.parse()?;
-    if f.writable() {
-        Ok(f)
-    } else {
-        Err(format!("the {f} format can be read but not written"))
-    }
-}
-
-/// Verifies `scheme` and writes it as `args` say: with its integer coefficients when it is
-/// valid over Z (unless --mod2, or the seed format), else reduced mod 2. An invalid scheme is
-/// an error naming `what`, and nothing is written.
-pub fn write_verified(scheme: &IntScheme, args: &WriteArgs, what: &str) -> Result<()> {
-    let over_z = !args.mod2 && args.to != Format::Seed && verify::verify_z(scheme).is_ok();
-    let (out, ring) = if over_z {
-        (scheme.clone(), Ring::Z)
-    } else {
-        let mut f2 = scheme.mod2();
-        if let Err(d) = verify::verify(&f2) {
-            bail!("{what}: not a valid scheme, not writing it: {d}");
-        }
-        f2.remove_zero_terms();
-        (IntScheme::from_f2(&f2), Ring::F2)
-    };
-    let text = formats::write(&out, args.to, ring)?;
-    match &args.output {
-        Some(path) => write_atomic(path, text.as_bytes())?,
-        None => std::io::stdout().write_all(text.as_bytes())?,
-    }
-    tracing::info!("{what}: {} rank {}, valid over {ring}", out.shape, out.rank());
-    Ok(())
 }
 
 /// Reads and verifies `path`. Z validity is checked unless the file declares F2 and holds
