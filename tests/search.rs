@@ -1267,3 +1267,65 @@ fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
     assert_ne!(refused.status.code(), Some(0));
     assert!(text(&refused).contains("unknown symmetry 'c5'"), "{}", text(&refused));
 }
+
+/// `Descent` (the library's search in a few lines) walks as `flipgraph search --from` does: from
+/// the same start, seed and exact rounds on one CPU thread both take the same steps to the same
+/// scheme. (The flags and the library took their start-dependent defaults from two places
+/// before, and a `Descent` walked sparse where the command walked free.)
+#[test]
+fn descent_and_search_walk_identically_from_the_same_start_and_seed() {
+    use flipgraph_core::formats::{read_path, write_f2, Format};
+    use flipgraph_core::{Scheme, Shape};
+    use flipgraph_search::search::descent::Descent;
+
+    let shape = Shape::square(3).unwrap();
+    // The naive terms in another order: a given start (as --from reads one), not the naive one.
+    let mut terms = Scheme::naive(shape).into_terms();
+    terms.reverse();
+    let start = Scheme::new(shape, terms).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("start.json");
+    std::fs::write(&file, write_f2(&start, Format::PerminovJson).unwrap()).unwrap();
+    let out = dir.path().join("out");
+    let (seed, target, round) = (7, 24, 20_000);
+    let searched = bin()
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--quiet",
+            "--json",
+            "--seed",
+            "7",
+        ])
+        .args(["--target-rank", "24", "--round-steps", "20000", "--from"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(searched.status.success(), "{}", text(&searched));
+    let end = json_lines(&searched)
+        .into_iter()
+        .find(|e| e["event"] == "end")
+        .expect("an end event");
+    let descended = Descent::new(start)
+        .threads(1)
+        .seed(seed)
+        .target(target)
+        .exact_rounds(round)
+        .run()
+        .unwrap();
+    let rank = descended.best.rank();
+    assert!(rank <= target, "the descent ended at {rank}");
+    assert_eq!(end["best_rank"].as_u64(), Some(rank as u64), "{end}");
+    assert_eq!(end["steps"].as_u64(), Some(descended.counters.steps), "{end}");
+    let written = read_path(&out.join(format!("3x3x3-r{rank}.json"))).unwrap().f2();
+    assert_eq!(
+        written.terms(),
+        descended.best.terms(),
+        "the two walks ended at different schemes"
+    );
+}

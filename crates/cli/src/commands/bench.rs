@@ -13,7 +13,7 @@ use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
 use super::engine_args::EngineArgs;
-use crate::engine::{Backend, EngineSpec};
+use crate::engine::{Backend, EngineSpec, StartKind};
 use crate::search::progress::{si, Progress};
 use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
 
@@ -175,7 +175,12 @@ fn throughput(args: &Args) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut engine_name = String::new();
     for start in starts(args)? {
-        let spec = args.engine.spec_from(start.scheme.rank(), !args.from.is_empty());
+        let kind = if args.from.is_empty() {
+            StartKind::Naive
+        } else {
+            StartKind::Given
+        };
+        let spec = args.engine.spec_from(start.scheme.rank(), kind);
         let mut runs = Vec::new();
         for &seed in &seeds {
             let (name, row) = measure_seed(args, &spec, &Run { seed, ..base }, &start)?;

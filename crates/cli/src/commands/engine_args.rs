@@ -12,7 +12,7 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use crate::engine::gpu::{Hints, Reductions};
-use crate::engine::{Backend, EngineSpec, Group, WALKERS_PER_THREAD};
+use crate::engine::{Backend, EngineSpec, Group, StartKind, WALKERS_PER_THREAD};
 use crate::search::ladder::Ladder;
 use crate::search::{Patience, Restarts};
 
@@ -262,9 +262,10 @@ impl EngineArgs {
         self.seed.unwrap_or(1)
     }
 
-    /// The engine these flags ask for.
+    /// The engine these flags ask for (from the naive scheme, where the start decides:
+    /// [`EngineArgs::spec_from`]).
     pub fn spec(&self) -> EngineSpec {
-        EngineSpec {
+        let spec = EngineSpec {
             backend: self.backend.into(),
             threads: self.threads,
             gpu: self.gpu,
@@ -278,14 +279,12 @@ impl EngineArgs {
                 (None, None) => PLUS_SLACK,
             },
             generalized: !self.no_generalized_flips,
-            sparsity: self.sparsity(false),
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,
             gpu_match_rounds: self.gpu_rounds,
             gpu_flips: self.gpu_flips,
             gpu_reductions: self.gpu_reductions.into(),
             gpu_hints: self.gpu_hints.into(),
-            gpu_partners: self.partners(false),
             symmetry: self.symmetry().into(),
             slack_from: self.plus_cap,
             start_rank: None,
@@ -301,7 +300,13 @@ impl EngineArgs {
                 (None, true) => FixedTerms::Free,
                 (None, false) => FixedTerms::Frozen,
             },
-        }
+            ..EngineSpec::default()
+        };
+        spec.for_start(
+            StartKind::Naive,
+            self.sparse.map(Into::into),
+            self.gpu_partners.map(Into::into),
+        )
     }
 
     /// Which schemes to walk: as given, else all.
@@ -355,40 +360,15 @@ impl EngineArgs {
 
     /// The engine these flags ask for, on a search whose starts reach rank `start_rank`: GPU
     /// walkers are sized for it, and with --cubes the slack of plus moves counts from it (a
-    /// --plus-cap is the rank plus moves stop at for any start). A start `given` (a scheme of
-    /// --from, not the naive one) walks free unless --sparse says.
-    pub fn spec_from(&self, start_rank: usize, given: bool) -> EngineSpec {
-        EngineSpec {
+    /// --plus-cap is the rank plus moves stop at for any start). What --sparse and
+    /// --gpu-partners leave open, the start decides ([`EngineSpec::for_start`]).
+    pub fn spec_from(&self, start_rank: usize, start: StartKind) -> EngineSpec {
+        let spec = EngineSpec {
             slack_from: self.plus_cap.or((!self.cubes.is_empty()).then_some(start_rank)),
             start_rank: Some(start_rank),
-            sparsity: self.sparsity(given),
-            gpu_partners: self.partners(given),
             ..self.spec()
-        }
-    }
-
-    /// How GPU walkers find flip partners: as --gpu-partners says, else by groups from a
-    /// `given` scheme of a plain walk (near a record, where a match of sampled slots seldom
-    /// pairs: BENCHMARKS.md) and by sampling from the naive scheme (it descends faster) and in
-    /// symmetric walks (the only way the GPU walks them).
-    pub fn partners(&self, given: bool) -> Partners {
-        match (self.gpu_partners, given && self.symmetry() == SymmetryArg::Trivial) {
-            (Some(chosen), _) => chosen.into(),
-            (None, true) => Partners::Groups,
-            (None, false) => Partners::Sample,
-        }
-    }
-
-    /// Which walkers walk sparse: as --sparse says, else half of them from the naive scheme
-    /// (the descent: sparse walkers descend far faster on large shapes) and none from a
-    /// `given` scheme (near a record they turn down a third of their flips and descend no
-    /// further: BENCHMARKS.md).
-    pub fn sparsity(&self, given: bool) -> Sparsity {
-        match (self.sparse, given) {
-            (Some(chosen), _) => chosen.into(),
-            (None, false) => Sparsity::Half,
-            (None, true) => Sparsity::Off,
-        }
+        };
+        spec.for_start(start, self.sparse.map(Into::into), self.gpu_partners.map(Into::into))
     }
 
     /// The scheme a search of `shape` starts from when given none: the naive scheme, or with
@@ -563,7 +543,7 @@ choices!(
 pub(crate) mod tests {
     use clap::Parser;
 
-    use super::{EngineArgs, Partners, Patience};
+    use super::{EngineArgs, Partners, Patience, StartKind};
 
     #[derive(Parser)]
     struct Cli {
@@ -646,13 +626,13 @@ pub(crate) mod tests {
         let start = args.naive_start(Shape::square(5).unwrap()).unwrap();
         assert_eq!(start.rank(), 135);
         assert!(is_c3_invariant(&start));
-        let spec = args.spec_from(start.rank(), false);
+        let spec = args.spec_from(start.rank(), StartKind::Naive);
         assert_eq!((spec.fixed_terms, spec.slack_from), (FixedTerms::Frozen, Some(135)));
         // Moosbauer and Poole's settings, unless flags say otherwise.
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
         // An absolute cap replaces the slack, for every start.
         let capped = engine(&C6_6X6X6);
-        let spec = capped.spec_from(231, false);
+        let spec = capped.spec_from(231, StartKind::Naive);
         assert_eq!((spec.slack_from, spec.plus_slack), (Some(216), 0));
         assert_eq!(capped.spec().slack_from, Some(216));
         assert_eq!(
@@ -696,7 +676,7 @@ pub(crate) mod tests {
         let naive = engine(&["--symmetry", "c3"]);
         assert_eq!(naive.naive_start(Shape::square(5).unwrap()).unwrap().rank(), 125);
         assert_eq!(
-            naive.spec_from(125, false),
+            naive.spec_from(125, StartKind::Naive),
             crate::engine::EngineSpec {
                 symmetry: crate::engine::Group::C3,
                 start_rank: Some(125),
@@ -708,26 +688,38 @@ pub(crate) mod tests {
     #[test]
     fn a_given_start_walks_free_unless_sparse_is_chosen() {
         use flipgraph_core::sparsity::Sparsity;
-        assert_eq!(engine::<&str>(&[]).spec_from(64, false).sparsity, Sparsity::Half);
-        assert_eq!(engine::<&str>(&[]).spec_from(47, true).sparsity, Sparsity::Off);
-        let chosen = engine(&["--sparse", "half"]);
-        assert_eq!(chosen.spec_from(47, true).sparsity, Sparsity::Half);
         assert_eq!(
-            engine(&["--sparse", "off"]).spec_from(64, false).sparsity,
+            engine::<&str>(&[]).spec_from(64, StartKind::Naive).sparsity,
+            Sparsity::Half
+        );
+        assert_eq!(
+            engine::<&str>(&[]).spec_from(47, StartKind::Given).sparsity,
+            Sparsity::Off
+        );
+        let chosen = engine(&["--sparse", "half"]);
+        assert_eq!(chosen.spec_from(47, StartKind::Given).sparsity, Sparsity::Half);
+        assert_eq!(
+            engine(&["--sparse", "off"]).spec_from(64, StartKind::Naive).sparsity,
             Sparsity::Off
         );
     }
 
     #[test]
     fn a_given_start_of_a_plain_walk_finds_partners_by_groups_unless_told() {
-        assert_eq!(engine::<&str>(&[]).spec_from(64, false).gpu_partners, Partners::Sample);
-        assert_eq!(engine::<&str>(&[]).spec_from(47, true).gpu_partners, Partners::Groups);
+        assert_eq!(
+            engine::<&str>(&[]).spec_from(64, StartKind::Naive).gpu_partners,
+            Partners::Sample
+        );
+        assert_eq!(
+            engine::<&str>(&[]).spec_from(47, StartKind::Given).gpu_partners,
+            Partners::Groups
+        );
         // The GPU walks symmetric schemes by sampling only.
-        let symmetric = engine(&["--symmetry", "c3"]).spec_from(23, true);
+        let symmetric = engine(&["--symmetry", "c3"]).spec_from(23, StartKind::Given);
         assert_eq!(symmetric.gpu_partners, Partners::Sample);
-        let told = engine(&["--gpu-partners", "sample"]).spec_from(47, true);
+        let told = engine(&["--gpu-partners", "sample"]).spec_from(47, StartKind::Given);
         assert_eq!(told.gpu_partners, Partners::Sample);
-        let told = engine(&["--gpu-partners", "groups"]).spec_from(64, false);
+        let told = engine(&["--gpu-partners", "groups"]).spec_from(64, StartKind::Naive);
         assert_eq!(told.gpu_partners, Partners::Groups);
     }
 

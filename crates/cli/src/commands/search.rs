@@ -15,7 +15,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
-use crate::engine::{cores, Backend, EngineSpec, Group, Kind};
+use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind};
 use crate::schemes::read_valid_f2;
 use crate::search::island::Island;
 use crate::search::ladder::Climb;
@@ -492,7 +492,7 @@ fn climb_to(
 ) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
     let began = Instant::now();
     let climb = Climb {
-        spec: &|rank, given| flags.spec_from(rank, given),
+        spec: &|rank, start| flags.spec_from(rank, start),
         seed,
         deadline: args.time.map(|t| began + t),
         out: Some(&out.dir().join("ladder")),
@@ -569,7 +569,11 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         (output, climb) = (Some(out), Some(report));
     }
     let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
-    let given = args.from.is_some() || grown;
+    let given = if args.from.is_some() || grown {
+        StartKind::Given
+    } else {
+        StartKind::Naive
+    };
     let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
     let spec = match &place {
         Some(place) => place.share(flags.spec_from(start_rank, given)),

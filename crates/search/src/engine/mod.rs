@@ -111,7 +111,36 @@ impl Default for EngineSpec {
     }
 }
 
+/// Where a search starts, as far as the walk's defaults care: a scheme given to it (near a
+/// record, typically) or the naive scheme of its shape (a long descent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartKind {
+    Naive,
+    Given,
+}
+
 impl EngineSpec {
+    /// This engine with the defaults that depend on the start, for whatever the caller leaves
+    /// unchosen (`None`): from the naive scheme half the walkers walk sparse (sparse walkers
+    /// descend far faster on large shapes) and GPU walkers sample their partners; from a given
+    /// scheme every walker walks free (near a record sparse walkers turn down a third of their
+    /// flips and descend no further) and a plain GPU walk finds partners by groups (a match of
+    /// sampled slots seldom pairs there; symmetric walks always sample). BENCHMARKS.md has the
+    /// measurements. `flipgraph search` and [`crate::search::descent::Descent`] both take them
+    /// from here.
+    pub fn for_start(self, start: StartKind, sparsity: Option<Sparsity>, partners: Option<Partners>) -> EngineSpec {
+        let given = start == StartKind::Given;
+        EngineSpec {
+            sparsity: sparsity.unwrap_or(if given { Sparsity::Off } else { Sparsity::Half }),
+            gpu_partners: partners.unwrap_or(if given && self.symmetry == Group::Trivial {
+                Partners::Groups
+            } else {
+                Partners::Sample
+            }),
+            ..self
+        }
+    }
+
     /// Steps per walker in a round of an engine whose rounds are `timed`
     /// ([`Engine::timed_rounds`]): then no limit.
     pub fn steps_per_round(&self, timed: bool) -> u64 {

@@ -26,7 +26,7 @@ use flipgraph_core::Scheme;
 
 use super::progress::Progress;
 use super::{default_target, Driver, OnImprovement, SearchConfig, Start, Summary};
-use crate::engine::{Backend, EngineSpec};
+use crate::engine::{Backend, EngineSpec, StartKind};
 
 /// A search from one scheme down to a target rank, set up by its builder methods.
 pub struct Descent<'a> {
@@ -40,14 +40,22 @@ pub struct Descent<'a> {
 
 impl<'a> Descent<'a> {
     /// A descent from `start` on every CPU core, toward the best known rank (else one below the
-    /// start), with no time limit: the defaults of `flipgraph search --backend cpu`.
+    /// start), with no time limit: the defaults of `flipgraph search --backend cpu --from
+    /// FILE` (of `--size` where `start` is the naive scheme, but no ladder): the same seed and
+    /// rounds give the same walk ([`EngineSpec::for_start`]).
     pub fn new(start: Scheme) -> Descent<'a> {
+        let kind = if start == Scheme::naive(start.shape()) {
+            StartKind::Naive
+        } else {
+            StartKind::Given
+        };
+        let spec = EngineSpec {
+            backend: Backend::Cpu,
+            ..EngineSpec::default()
+        };
         Descent {
             start,
-            spec: EngineSpec {
-                backend: Backend::Cpu,
-                ..EngineSpec::default()
-            },
+            spec: spec.for_start(kind, None, None),
             target: None,
             time_limit: None,
             seed: 1,
@@ -64,6 +72,13 @@ impl<'a> Descent<'a> {
     /// CPU threads.
     pub fn threads(mut self, threads: usize) -> Self {
         self.spec.threads = Some(threads);
+        self
+    }
+
+    /// Rounds of exactly `steps` steps per walker instead of the engine's own (a reproducible
+    /// run, as `--round-steps`).
+    pub fn exact_rounds(mut self, steps: u64) -> Self {
+        self.spec.round_steps = Some(steps);
         self
     }
 

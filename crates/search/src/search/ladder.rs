@@ -31,7 +31,7 @@ use serde_json::json;
 use super::output::Output;
 use super::progress::Progress;
 use super::{default_target, Driver, SearchConfig, Start, Summary};
-use crate::engine::EngineSpec;
+use crate::engine::{EngineSpec, StartKind};
 
 /// Shapes of at most this many naive terms are searched from the naive scheme: a ladder's foot
 /// (such as 3x4x4, 48 terms, which reaches its best known 38 in about half a second on an H100).
@@ -165,7 +165,7 @@ pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
 pub struct Climb<'a> {
     /// The engine for a rung whose start has this rank; `true` for an extended start, which
     /// walks as a given scheme does (`--from`).
-    pub spec: &'a dyn Fn(usize, bool) -> EngineSpec,
+    pub spec: &'a dyn Fn(usize, StartKind) -> EngineSpec,
     /// The seed of every rung's walkers.
     pub seed: u64,
     /// When the whole search must end: each rung takes at most half the time left.
@@ -202,21 +202,21 @@ impl Climb<'_> {
             .first()
             .context("a shape at the foot of the ladder has no rungs")?;
         let mut starts = vec![Scheme::naive(*foot)];
-        let mut given = false;
+        let mut start = StartKind::Naive;
         let mut counters = Counters::default();
         for (i, &rung) in rungs.iter().enumerate() {
             if self.cut_short(stop) {
                 return Ok(Climbed { starts: None, counters });
             }
             let above = rungs.get(i + 1).copied().unwrap_or(shape);
-            let (summary, event) = self.search_rung(rung, starts, given, stop)?;
+            let (summary, event) = self.search_rung(rung, starts, start, stop)?;
             counters += summary.counters;
             on_rung(&event);
             starts = Vec::new();
             for best in summary.bests.iter().take(GROWN_SCHEMES) {
                 starts.extend(grown(best, above)?.into_iter().map(Verified::into_scheme));
             }
-            given = true;
+            start = StartKind::Given;
         }
         let starts = (!self.cut_short(stop)).then_some(starts);
         Ok(Climbed { starts, counters })
@@ -234,11 +234,11 @@ impl Climb<'_> {
         &self,
         shape: Shape,
         starts: Vec<Scheme>,
-        given: bool,
+        start: StartKind,
         stop: &AtomicBool,
     ) -> Result<(Summary, serde_json::Value)> {
         let from = starts.iter().map(Scheme::rank).max().unwrap_or(0);
-        let spec = (self.spec)(from, given);
+        let spec = (self.spec)(from, start);
         let mut engine = spec.open(shape)?;
         let time_limit = self.deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
         let best_known = best_known_rank(shape);
