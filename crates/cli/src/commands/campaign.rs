@@ -12,8 +12,9 @@ use flipgraph_core::known::{best_known_rank, table};
 use flipgraph_core::Shape;
 
 use super::algebra::best_construction;
+use super::duration::parse_duration;
 use super::engine_args::EngineArgs;
-use super::search::{self, interrupt_flag, parse_duration};
+use super::search::{self, interrupt_flag};
 use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
 use crate::write::{parse_writable, write_verified, WriteArgs};

@@ -11,6 +11,7 @@ use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
+use super::preset::PresetArg;
 use crate::engine::gpu::{Hints, Reductions};
 use crate::engine::{Backend, EngineSpec, Group, StartKind, WALKERS_PER_THREAD};
 use crate::search::ladder::Ladder;
@@ -157,82 +158,6 @@ const PLUS_SLACK: usize = 4;
 const CUBE_PLATEAU: u64 = 16_667;
 const CUBE_PATIENCE: u64 = 33_000_000;
 const CUBE_PLUS_SLACK: usize = 0;
-
-/// `--preset`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PresetArg {
-    /// The shape's best measured method, where one is known.
-    Auto,
-    /// The flags as given.
-    Off,
-}
-
-/// A shape's best measured method on a GPU: a symmetric search from cubes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Preset {
-    /// The group.
-    pub symmetry: SymmetryArg,
-    /// The `--cubes` patterns.
-    pub cubes: &'static [&'static str],
-    /// The `--plus-cap`, if any.
-    pub plus_cap: Option<usize>,
-}
-
-/// The presets, by square shape (BENCHMARKS.md: 5x5x5 from the cubes in the c3 rows, 6x6x6 in
-/// the groups section).
-const PRESETS: [(usize, Preset); 2] = [
-    (
-        5,
-        Preset {
-            symmetry: SymmetryArg::C3,
-            cubes: &["10001", "01010", "00100"],
-            plus_cap: None,
-        },
-    ),
-    (
-        6,
-        Preset {
-            symmetry: SymmetryArg::C6,
-            cubes: &["110000", "001100", "000011"],
-            plus_cap: Some(216),
-        },
-    ),
-];
-
-impl Preset {
-    /// The preset of `shape`, if one was measured.
-    pub fn of(shape: Shape) -> Option<Preset> {
-        PRESETS
-            .into_iter()
-            .find(|&(n, _)| shape.is_square() && shape.n() == n)
-            .map(|(_, preset)| preset)
-    }
-
-    /// The flags it sets, as a command line would give them.
-    pub fn describe(self) -> String {
-        let symmetry = Group::from(self.symmetry);
-        let cap = self.plus_cap.map(|c| format!(" --plus-cap {c}")).unwrap_or_default();
-        format!("--symmetry {symmetry} --cubes {}{cap}", self.cubes.join(","))
-    }
-}
-
-impl EngineArgs {
-    /// Takes the preset of `shape` ([`Preset::of`]) where `--preset` allows it and none of the
-    /// flags it sets (nor a plus-move limit) was given; `on_gpu` says whether the engine walks
-    /// on a GPU, where the presets were measured. Returns the preset taken.
-    pub fn take_preset(&mut self, shape: Shape, on_gpu: impl FnOnce(&EngineArgs) -> bool) -> Option<Preset> {
-        let untouched = self.symmetry.is_none()
-            && self.cubes.is_empty()
-            && self.plus_slack.is_none()
-            && self.plus_cap.is_none()
-            && self.preset != Some(PresetArg::Off);
-        let preset = Preset::of(shape).filter(|_| untouched && on_gpu(self))?;
-        self.symmetry = Some(preset.symmetry);
-        self.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
-        self.plus_cap = preset.plus_cap;
-        Some(preset)
-    }
-}
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
 pub fn parse_diagonal(s: &str) -> Result<String, String> {
@@ -570,7 +495,8 @@ pub(crate) mod tests {
 
     #[test]
     fn a_new_gpu_search_of_5x5x5_or_6x6x6_takes_its_measured_preset_unless_told_otherwise() {
-        use super::{Preset, SymmetryArg};
+        use super::SymmetryArg;
+        use crate::commands::preset::Preset;
         use flipgraph_core::Shape;
         let (five, six) = (Shape::square(5).unwrap(), Shape::square(6).unwrap());
         let mut args = engine::<&str>(&[]);

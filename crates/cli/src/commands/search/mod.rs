@@ -24,6 +24,11 @@ use crate::search::progress::{si, Progress};
 use crate::search::{default_target, Driver, SearchConfig, Start, Stop, Summary};
 use crate::write::parse_writable;
 
+mod resume;
+
+pub use super::duration::parse_duration;
+use resume::{refuse_contradictions, resume_start};
+
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
@@ -77,79 +82,6 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-/// The longest duration a flag takes: 100 years (any longer one means "no limit", which
-/// leaving the flag out says; far longer ones overflow the clock's arithmetic).
-const MAX_DURATION_S: f64 = 100.0 * 365.0 * 86400.0;
-
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    // The unit is the trailing letters, so that a number may have an exponent (1e3, 1.5e2s).
-    let (num, unit) = s.split_at(s.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len());
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a duration like 90s, 10m or 2h"))?;
-    let secs = match unit {
-        "" | "s" => v,
-        "m" | "min" => v * 60.0,
-        "h" => v * 3600.0,
-        "d" => v * 86400.0,
-        _ => return Err(format!("unknown unit '{unit}' (use s, m, h or d)")),
-    };
-    if !(secs.is_finite() && secs >= 0.0) {
-        return Err(format!("bad duration '{s}'"));
-    }
-    if secs > MAX_DURATION_S {
-        return Err(format!(
-            "'{s}' is longer than the longest duration accepted, {} days",
-            MAX_DURATION_S / 86400.0
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
-/// Where island `index` of a job of `islands` (0 of 1 for a lone search) resumes the search in
-/// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
-/// islands' included), and the time and counters of those it takes over (of islands `index`,
-/// `index + islands`, ...), so that a job resumes with any number of islands. A search from
-/// fixed cubes (`engine`, as [`engine_flags`] resolved it) gets its cube start back as well:
-/// the start of independent restarts, and the rank the plus slack counts from.
-fn resume_start(dir: &Path, index: usize, islands: usize, engine: &EngineArgs) -> Result<(Checkpoint, Start)> {
-    let all = read_all_checkpoints(dir)?;
-    let mut start = Start {
-        pool: Vec::new(),
-        elapsed: Duration::ZERO,
-        counters: Counters::default(),
-        rounds: 0,
-    };
-    let main = &all[0].1;
-    for (i, cp) in &all {
-        if cp.shape != main.shape || cp.seed != main.seed {
-            bail!(
-                "{}: island {i} searched {:?} with seed {}, the search in {} {:?} with seed {}; not one job",
-                island_dir(dir, *i).join(CHECKPOINT).display(),
-                cp.shape,
-                cp.seed,
-                dir.display(),
-                main.shape,
-                main.seed
-            );
-        }
-        start.pool.extend(cp.schemes()?);
-        start.elapsed = start.elapsed.max(cp.elapsed());
-        if i % islands == index {
-            start.counters.steps += cp.steps;
-            start.counters.vertices += cp.vertices;
-            start.rounds = start.rounds.max(cp.rounds);
-        }
-    }
-    let (_, main) = all.into_iter().next().expect("the search's own checkpoint");
-    if !engine.cubes.is_empty() {
-        start.pool.push(engine.naive_start(main.shape()?)?);
-    }
-    Ok((main, start))
-}
-
 /// Where a search begins: its shape, start, output folder, seed and target rank.
 struct Begin {
     shape: Shape,
@@ -159,39 +91,6 @@ struct Begin {
     target: usize,
     /// The rank a record must beat.
     best_known: Option<usize>,
-}
-
-/// A resumed search continues as its checkpoint says: flags that say otherwise are refused,
-/// not silently ignored.
-fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape) -> Result<()> {
-    let at = dir.join(CHECKPOINT);
-    if let Some(size) = args.size.filter(|&s| s != shape) {
-        bail!(
-            "--size {size} contradicts the search in {} ({shape}); leave --size out to resume",
-            at.display()
-        );
-    }
-    if let Some(seed) = args.engine.seed.filter(|&s| s != cp.seed) {
-        bail!(
-            "--seed {seed} contradicts the search in {} (seed {}); leave --seed out to resume",
-            at.display(),
-            cp.seed
-        );
-    }
-    if let Some(out) = args.out.as_ref().filter(|&o| o != dir) {
-        bail!(
-            "--out {} and --resume {} name different folders; a resumed search writes where it was",
-            out.display(),
-            dir.display()
-        );
-    }
-    if let Some(target) = args.target_rank.filter(|&t| t != cp.target) {
-        tracing::info!(
-            "target rank {target} (--target-rank), where the checkpoint had {}",
-            cp.target
-        );
-    }
-    Ok(())
 }
 
 /// The engine flags of the search `args` asks for: as given, but a resumed search takes what

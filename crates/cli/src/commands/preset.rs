@@ -1,0 +1,83 @@
+//! `--preset`: the best method measured for a shape, taken by a new search of it on a GPU.
+
+use clap::ValueEnum;
+use flipgraph_core::Shape;
+
+use super::engine_args::{EngineArgs, SymmetryArg};
+use crate::engine::Group;
+
+/// `--preset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PresetArg {
+    /// The shape's best measured method, where one is known.
+    Auto,
+    /// The flags as given.
+    Off,
+}
+
+/// A shape's best measured method on a GPU: a symmetric search from cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The group.
+    pub symmetry: SymmetryArg,
+    /// The `--cubes` patterns.
+    pub cubes: &'static [&'static str],
+    /// The `--plus-cap`, if any.
+    pub plus_cap: Option<usize>,
+}
+
+/// The presets, by square shape (BENCHMARKS.md: 5x5x5 from the cubes in the c3 rows, 6x6x6 in
+/// the groups section).
+const PRESETS: [(usize, Preset); 2] = [
+    (
+        5,
+        Preset {
+            symmetry: SymmetryArg::C3,
+            cubes: &["10001", "01010", "00100"],
+            plus_cap: None,
+        },
+    ),
+    (
+        6,
+        Preset {
+            symmetry: SymmetryArg::C6,
+            cubes: &["110000", "001100", "000011"],
+            plus_cap: Some(216),
+        },
+    ),
+];
+
+impl Preset {
+    /// The preset of `shape`, if one was measured.
+    pub fn of(shape: Shape) -> Option<Preset> {
+        PRESETS
+            .into_iter()
+            .find(|&(n, _)| shape.is_square() && shape.n() == n)
+            .map(|(_, preset)| preset)
+    }
+
+    /// The flags it sets, as a command line would give them.
+    pub fn describe(self) -> String {
+        let symmetry = Group::from(self.symmetry);
+        let cap = self.plus_cap.map(|c| format!(" --plus-cap {c}")).unwrap_or_default();
+        format!("--symmetry {symmetry} --cubes {}{cap}", self.cubes.join(","))
+    }
+}
+
+impl EngineArgs {
+    /// Takes the preset of `shape` ([`Preset::of`]) where `--preset` allows it and none of the
+    /// flags it sets (nor a plus-move limit) was given; `on_gpu` says whether the engine walks
+    /// on a GPU, where the presets were measured. Returns the preset taken.
+    pub fn take_preset(&mut self, shape: Shape, on_gpu: impl FnOnce(&EngineArgs) -> bool) -> Option<Preset> {
+        let untouched = self.symmetry.is_none()
+            && self.cubes.is_empty()
+            && self.plus_slack.is_none()
+            && self.plus_cap.is_none()
+            && self.preset != Some(PresetArg::Off);
+        let preset = Preset::of(shape).filter(|_| untouched && on_gpu(self))?;
+        self.symmetry = Some(preset.symmetry);
+        self.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
+        self.plus_cap = preset.plus_cap;
+        Some(preset)
+    }
+}
