@@ -934,3 +934,30 @@ fn bench_refuses_cubes_beside_a_start_from_files() {
         text(&out)
     );
 }
+
+/// `search -h` fits on two screens, its flags grouped under headings, with no line a paragraph;
+/// `--help` keeps every flag's whole text.
+#[test]
+fn search_help_is_short_and_grouped_and_the_long_help_complete() {
+    let short = bin().args(["search", "-h"]).output().unwrap();
+    assert!(short.status.success());
+    let text = String::from_utf8(short.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 100, "{} lines:\n{text}", lines.len());
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap();
+    assert!(longest <= 160, "a line of {longest} characters:\n{text}");
+    for heading in [
+        "Start and target:",
+        "Output:",
+        "Engine:",
+        "Walk:",
+        "Schedule:",
+        "Symmetry:",
+    ] {
+        assert!(lines.contains(&heading), "no heading {heading}:\n{text}");
+    }
+    let long = bin().args(["search", "--help"]).output().unwrap();
+    let long = String::from_utf8(long.stdout).unwrap();
+    assert!(long.contains("Default: adaptive, per walker"), "{long}");
+    assert!(long.lines().count() > lines.len());
+}

@@ -20,131 +20,180 @@ use crate::search::{Patience, Restarts};
 /// The engine's flags, shared by `search` and `bench`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
-    /// The engine: auto takes the GPU when one is usable, else the CPU, and says which. On a
-    /// GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
-    #[arg(long, default_value = "auto")]
+    /// The engine: auto (the GPU when one is usable, else the CPU), cpu or gpu.
+    ///
+    ///  The engine: auto takes the GPU when one is usable, else the CPU, and says which.
+    ///
+    /// On a GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
+    #[arg(help_heading = "Engine", long, default_value = "auto")]
     pub backend: BackendArg,
     /// CPU threads (default: all cores; in an MPI job, each process its share of its host's).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    #[arg(help_heading = "Engine", long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
-    /// Walk on this GPU only (its index among the visible ones) instead of on every one. In an
-    /// MPI job each process takes the GPU of its index on its host unless this is given.
-    #[arg(long)]
+    /// Walk on this GPU only (its index among the visible ones) instead of on every one.
+    ///
+    /// In an MPI job each process takes the GPU of its index on its host unless this is given.
+    #[arg(help_heading = "Engine", long)]
     pub gpu: Option<usize>,
-    /// Walkers (schemes walked at once). Default: 16 per CPU thread (one with --cubes); on GPUs,
-    /// as many warps as they hold (with --cubes too).
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    /// Walkers (schemes walked at once).
+    ///
+    /// Default: 16 per CPU thread (one with --cubes); on GPUs, as many warps as they hold (with
+    /// --cubes too).
+    #[arg(help_heading = "Engine", long, value_parser = at_least_one::<usize>)]
     pub walkers: Option<usize>,
     /// Steps without a reduction before a plus move leaves the plateau, fixed (0: never).
-    /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times
-    /// the wait that reduction took, and a plateau that ends in a plus move makes it half as
-    /// long again (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
-    /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its
-    /// lowest rank takes them about every floor steps. Those are the escaping walks; the others
-    /// hold their plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart),
-    /// which large shapes descend by. Each restart chooses its walk's style, more often the
-    /// style whose walks found more new ranks (below the pool's best at their load) per step over
-    /// the last rounds (between 1/8 and 7/8 of the walks hold). The status line and the JSON
-    /// progress show the median limit of the escaping walkers and the share of walks that hold.
-    /// With --cubes: fixed 16667.
-    #[arg(long)]
+    ///
+    /// Default: adaptive, per walker: after each reduction the limit moves halfway to 4 times the
+    /// wait that reduction took, and a plateau that ends in a plus move makes it half as long again
+    /// (up to 2^26), never below the engine's floor (1000 on the CPU, 100 on a GPU, the best fixed
+    /// values on 4x4x4). Descents then take few plus moves on any shape; a walker at its lowest
+    /// rank takes them about every floor steps. Those are the escaping walks; the others hold their
+    /// plateaus (a floor of 2^24 steps: they leave it by a reduction or a restart), which large
+    /// shapes descend by. Each restart chooses its walk's style, more often the style whose walks
+    /// found more new ranks (below the pool's best at their load) per step over the last rounds
+    /// (between 1/8 and 7/8 of the walks hold). The status line and the JSON progress show the
+    /// median limit of the escaping walkers and the share of walks that hold. With --cubes: fixed
+    /// 16667.
+    #[arg(help_heading = "Walk", long)]
     pub plateau: Option<u64>,
-    /// How far above its start rank a walker may climb by plus moves (default 4; with --cubes
-    /// 0, counted from the search's start rank, however low the scheme it was loaded with).
-    #[arg(long)]
+    /// How far above its start rank a walker may climb by plus moves.
+    ///
+    ///  How far above its start rank a walker may climb by plus moves (default 4; with --cubes 0,
+    /// counted from the search's start rank, however low the scheme it was loaded with).
+    #[arg(help_heading = "Walk", long)]
     pub plus_slack: Option<usize>,
-    /// The rank above which no plus move takes a walker, for every walker (an absolute cap, as
+    /// An absolute cap: no plus move takes any walker above this rank.
+    ///
+    ///  The rank above which no plus move takes a walker, for every walker (an absolute cap, as
     /// Moosbauer and Poole's run files give one: 216 for 6x6x6); a walker above it, such as one
-    /// loaded with a higher start, takes plus moves once it is below. Instead of --plus-slack.
-    #[arg(long, value_name = "RANK", conflicts_with = "plus_slack")]
+    /// loaded with a higher start, takes plus moves once it is below.
+    ///
+    /// Instead of --plus-slack.
+    #[arg(help_heading = "Walk", long, value_name = "RANK", conflicts_with = "plus_slack")]
     pub plus_cap: Option<usize>,
     /// Turn generalized flips (reductions of dependent groups of 3+ terms) off.
-    #[arg(long)]
+    #[arg(help_heading = "Walk", long)]
     pub no_generalized_flips: bool,
-    /// Which walkers walk sparse: they take a flip that adds g >= 2 bits to their factors only
-    /// with chance 2^-(g-1), and so stay where factors coincide and reductions are common
-    /// (plain walks; symmetric ones walk free). Default: half (the walks that hold their
-    /// plateaus, a share the search chooses) from the naive scheme, off from a
-    /// given scheme (--from), where sparse walkers turn down about a third of their flips and
-    /// descend no further; a resumed search keeps its checkpoint's.
-    #[arg(long)]
+    /// Which walkers walk sparse (turning down flips that add bits).
+    ///
+    ///  Which walkers walk sparse: they take a flip that adds g >= 2 bits to their factors only
+    /// with  chance 2^-(g-1), and so stay where factors coincide and reductions are common (plain
+    /// walks;  symmetric ones walk free).
+    ///
+    /// Default: half (the walks that hold their plateaus, a share the search chooses) from the
+    /// naive scheme, off from a given scheme (--from), where sparse walkers turn down about a third
+    /// of their flips and descend no further; a resumed search keeps its checkpoint's.
+    #[arg(help_heading = "Walk", long)]
     pub sparse: Option<SparsityArg>,
-    /// Random seed (default 1): the same seed, engine and walker count give the same run (on a
-    /// GPU, with --round-steps). A resumed search keeps its checkpoint's.
-    #[arg(long)]
+    /// Random seed (default 1): the same seed, engine and walker count give the same run (on a GPU,
+    /// with --round-steps).
+    ///
+    /// A resumed search keeps its checkpoint's.
+    #[arg(help_heading = "Walk", long)]
     pub seed: Option<u64>,
-    /// Steps per walker between two looks of the driver (default 65536). On a GPU, rounds
-    /// last --gpu-round-ms instead unless this is given: then they are exact step counts, and
-    /// the same seed gives the same run.
-    #[arg(long, value_parser = at_least_one::<u64>)]
+    /// Steps per walker between two looks of the driver (default 65536).
+    ///
+    /// On a GPU, rounds last --gpu-round-ms instead unless this is given: then they are exact step
+    /// counts, and the same seed gives the same run.
+    #[arg(help_heading = "Walk", long, value_parser = at_least_one::<u64>)]
     pub round_steps: Option<u64>,
     /// GPU: how walkers find the reductions that their flips make possible.
-    #[arg(long, default_value = "walk")]
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value = "walk")]
     pub gpu_reductions: ReductionsArg,
-    /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given. Every
-    /// warp walks until the same moment: with rounds of so many steps, the warps whose steps
+    /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given.
+    ///
+    /// Every warp walks until the same moment: with rounds of so many steps, the warps whose steps
     /// cost more hold the GPU while the others idle (BENCHMARKS.md).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     pub gpu_round_ms: u32,
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
-    #[arg(long, default_value_t = 2)]
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value_t = 2)]
     pub gpu_rounds: u32,
     /// GPU: most flips taken from the disjoint pairs that one match finds.
-    #[arg(long, default_value_t = 8)]
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value_t = 8)]
     pub gpu_flips: u32,
     /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
-    #[arg(long, default_value = "auto")]
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value = "auto")]
     pub gpu_hints: HintsArg,
-    /// GPU: how walkers find flip partners: matches of sampled slots, or the exact groups of
-    /// equal factors at one position at a time. Default: sample from the naive scheme (the
-    /// faster descent) and in symmetric walks (the GPU's only way there), groups from a given
-    /// scheme (--from) of a plain walk, where partners are scarce and groups walk up to twice the
-    /// vertices a second; a resumed plain search keeps its checkpoint's.
-    #[arg(long)]
+    /// GPU: how walkers find flip partners.
+    ///
+    ///  GPU: how walkers find flip partners: matches of sampled slots, or the exact groups of equal
+    /// factors at one position at a time.
+    ///
+    /// Default: sample from the naive scheme (the faster descent) and in symmetric walks (the GPU's
+    /// only way there), groups from a given scheme (--from) of a plain walk, where partners are
+    /// scarce and groups walk up to twice the vertices a second; a resumed plain search keeps its
+    /// checkpoint's.
+    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long)]
     pub gpu_partners: Option<PartnersArg>,
-    /// Steps a walker may go without improving before it restarts (default: 4000000, or half
-    /// the steps walked since the search last improved if more, so that walks lengthen while
-    /// it is stalled; with --cubes 33000000). A given N is fixed.
-    #[arg(long)]
+    /// Steps a walker may go without improving before it restarts.
+    ///
+    ///  Steps a walker may go without improving before it restarts (default: 4000000, or half the
+    /// steps walked since the search last improved if more, so that walks lengthen while it is
+    /// stalled; with --cubes 33000000).
+    ///
+    /// A given N is fixed.
+    #[arg(help_heading = "Schedule", long)]
     pub patience: Option<u64>,
     /// Where walkers restart (default: pool; with --cubes: independent).
-    #[arg(long)]
+    #[arg(help_heading = "Schedule", long)]
     pub restarts: Option<RestartsArg>,
-    /// Ranks the pool keeps, from its best up (default 5): a restart from the pool takes the
-    /// best rank half the time and the others evenly. Three did better on the CPU on 7x7x7.
-    #[arg(long, value_parser = at_least_one::<usize>)]
+    /// Ranks the pool keeps, from its best up (default 5).
+    ///
+    ///  Ranks the pool keeps, from its best up (default 5): a restart from the pool takes the best
+    /// rank half the time and the others evenly.
+    ///
+    /// Three did better on the CPU on 7x7x7.
+    #[arg(help_heading = "Schedule", long, value_parser = at_least_one::<usize>)]
     pub pool_ranks: Option<usize>,
-    /// A search from the naive scheme (search, bench --time-to-rank): whether it climbs to its
+    /// Whether a search from the naive scheme climbs to its shape from smaller ones.
+    ///
+    ///  A search from the naive scheme (search, bench --time-to-rank): whether it climbs to its
     /// shape from smaller ones, each rung's best schemes grown by a slice to start the next
-    /// (default auto). Never in MPI jobs; `on` with --from, symmetric walks or cubes is refused;
-    /// a search killed during its climb climbs again on --resume (unless `off`).
-    #[arg(long)]
+    /// (default auto).
+    ///
+    /// Never in MPI jobs; `on` with --from, symmetric walks or cubes is refused; a search killed
+    /// during its climb climbs again on --resume (unless `off`).
+    #[arg(help_heading = "Schedule", long)]
     pub ladder: Option<LadderArg>,
-    /// A new search of a shape from its naive scheme on a GPU, given no --symmetry, --cubes or
-    /// plus-move limit: whether it takes the best method measured for the shape (auto, the
-    /// default: 5x5x5 walks c3 from the cubes 10001,01010,00100, which reached 93 in a median of
-    /// 5.5 s; 6x6x6 walks c6 from 110000,001100,000011 with --plus-cap 216, which reached 153 in
-    /// 3 of 4 runs of 9 minutes, at 148, 210 and 317 s; BENCHMARKS.md) or walks as the other flags say (off).
-    #[arg(long, value_enum)]
+    /// Whether a new GPU search of 5x5x5 or 6x6x6 takes its best measured method.
+    ///
+    ///  A new search of a shape from its naive scheme on a GPU, given no --symmetry, --cubes or
+    /// plus-move limit: whether it takes the best method measured for the shape (auto, the default:
+    /// 5x5x5 walks c3 from the cubes 10001,01010,00100, which reached 93 in a median of 5.5 s;
+    /// 6x6x6 walks c6 from 110000,001100,000011 with --plus-cap 216, which reached 153 in 3 of 4
+    /// runs of 9 minutes, at 148, 210 and 317 s; BENCHMARKS.md) or walks as the other flags say
+    /// (off).
+    #[arg(help_heading = "Symmetry", long, value_enum)]
     pub preset: Option<PresetArg>,
-    /// Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint
+    /// Which schemes to walk: all (none), or those invariant under a group.
+    ///
+    ///  Which schemes to walk (default: none, all schemes; a resumed search: what its checkpoint
     /// records).
-    #[arg(long)]
+    #[arg(help_heading = "Symmetry", long)]
     pub symmetry: Option<SymmetryArg>,
-    /// With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
+    /// Start a symmetric walk from fixed diagonal cubes, as Moosbauer and Poole do.
+    ///
+    ///  With --symmetry c3: start from fixed cubes instead of the naive scheme, as Moosbauer and
     /// Poole do, with their settings unless flags say otherwise (a fixed plateau of 16667, plus
-    /// moves up to the start rank, patience 33000000, independent runs, one walker per CPU thread or
-    /// every warp of a GPU):
-    /// `--size 5 --symmetry c3 --cubes 10001,01010,00100` reaches the best known rank 93. Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in
-    /// it: 10001 is (e_11 + e_55)^3 on 5x5x5. The patterns must be disjoint; the rest of the
-    /// tensor is put in as unit terms, in orbits (`--cubes 10001,01010,00100`: rank 135). The
-    /// slack of plus moves then counts from this start rank, and the fixed terms are frozen.
-    #[arg(long, value_delimiter = ',', value_name = "PATTERN", value_parser = parse_diagonal)]
+    /// moves up to the start rank, patience 33000000, independent runs, one walker per CPU thread
+    /// or every warp of a GPU): `--size 5 --symmetry c3 --cubes 10001,01010,00100` reaches the best
+    /// known rank 93.
+    ///
+    /// Each cube is a diagonal pattern of n digits, 1 where the diagonal entry is in it: 10001 is
+    /// (e_11 + e_55)^3 on 5x5x5. The patterns must be disjoint; the rest of the tensor is put in as
+    /// unit terms, in orbits (`--cubes 10001,01010,00100`: rank 135). The slack of plus moves then
+    /// counts from this start rank, and the fixed terms are frozen.
+    #[arg(help_heading = "Symmetry", long, value_delimiter = ',', value_name = "PATTERN", value_parser = parse_diagonal)]
     pub cubes: Vec<String>,
-    /// With --symmetry c3: whether the walks may change the fixed terms (default: frozen with
-    /// --cubes or --backend gpu, else free). The GPU walks symmetric schemes with frozen fixed
-    /// terms only, so that with free ones `--backend auto` runs on the CPU.
-    #[arg(long)]
+    /// Whether symmetric walks may change their fixed terms.
+    ///
+    ///  With --symmetry c3: whether the walks may change the fixed terms (default: frozen with
+    /// --cubes or --backend gpu, else free).
+    ///
+    /// The GPU walks symmetric schemes with frozen fixed terms only, so that with free ones
+    /// `--backend auto` runs on the CPU.
+    #[arg(help_heading = "Symmetry", long)]
     pub fixed_terms: Option<FixedTermsArg>,
 }
 

@@ -37,46 +37,50 @@ use resume::{refuse_contradictions, resume_start};
   flipgraph search --from tests/data/3x3x3-r23-laderman.m --target-rank 22
   flipgraph search --resume runs/445                   continue a stopped search")]
 pub struct Args {
-    /// The shape: 4 (square) or 4x4x5. Taken from --from or --resume when given.
-    #[arg(long, required_unless_present_any = ["from", "resume"])]
+    /// The shape: 4 (square) or 4x4x5.
+    ///
+    /// Taken from --from or --resume when given.
+    #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"])]
     pub size: Option<Shape>,
     /// Start from this scheme (any format) instead of the naive one.
-    #[arg(long, conflicts_with = "resume")]
+    #[arg(help_heading = "Start and target", long, conflicts_with = "resume")]
     pub from: Option<PathBuf>,
     /// Continue the search saved in this output folder.
-    #[arg(long)]
+    #[arg(help_heading = "Start and target", long)]
     pub resume: Option<PathBuf>,
     /// Stop at this rank (default: the best known rank over F2, else one below the start).
-    #[arg(long)]
+    #[arg(help_heading = "Start and target", long)]
     pub target_rank: Option<usize>,
-    /// The rank a new record must beat, when you know of a better scheme than the built-in
-    /// table (`flipgraph known`) does.
-    #[arg(long)]
+    /// The rank a new record must beat, when you know of a better scheme than the built-in table
+    /// (`flipgraph known`) does.
+    #[arg(help_heading = "Start and target", long)]
     pub best_known: Option<usize>,
     /// Stop after this long: 90s, 10m, 2h, or plain seconds.
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(help_heading = "Start and target", long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Output folder (default: results/SHAPE).
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub out: Option<PathBuf>,
     /// Formats of the result files (comma separated): json, txt, letter, seed.
-    #[arg(long, value_delimiter = ',', default_value = "json", value_parser = parse_writable)]
+    #[arg(help_heading = "Output", long, value_delimiter = ',', default_value = "json", value_parser = parse_writable)]
     pub formats: Vec<Format>,
-    /// Time between checkpoints: seconds, or 90s, 10m, ... (at least 0.1 s). A checkpoint is
-    /// also written at the start, and half a second after the best rank improves.
-    #[arg(long, default_value = "5", value_parser = parse_duration)]
+    /// Time between checkpoints: seconds, or 90s, 10m, ...
+    ///
+    /// (at least 0.1 s). A checkpoint is also written at the start, and half a second after the
+    /// best rank improves.
+    #[arg(help_heading = "Output", long, default_value = "5", value_parser = parse_duration)]
     pub checkpoint_secs: Duration,
     /// Progress as JSON lines on standard output.
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub json: bool,
     /// No progress output.
-    #[arg(long, short)]
+    #[arg(help_heading = "Output", long, short)]
     pub quiet: bool,
     /// MPI jobs: how often the processes (islands) swap their best schemes.
-    #[arg(long, default_value = "5", value_parser = parse_duration)]
+    #[arg(help_heading = "MPI jobs", long, default_value = "5", value_parser = parse_duration, hide = !cfg!(feature = "mpi"))]
     pub exchange_every: Duration,
     /// MPI jobs: most schemes each process offers per exchange (its best ones not offered yet).
-    #[arg(long, default_value_t = 2)]
+    #[arg(help_heading = "MPI jobs", long, default_value_t = 2, hide = !cfg!(feature = "mpi"))]
     pub exchange_schemes: usize,
     #[command(flatten)]
     pub engine: EngineArgs,
