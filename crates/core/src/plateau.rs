@@ -207,6 +207,7 @@ impl Plateau {
 
 /// A walker's plateau clock: the steps since its last reduction against the limit in force.
 /// Both CPU walkers keep one.
+#[cfg(feature = "alloc")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Clock {
     plateau: Plateau,
@@ -214,6 +215,7 @@ pub(crate) struct Clock {
     since_reduction: u64,
 }
 
+#[cfg(feature = "alloc")]
 impl Clock {
     /// A clock at the start of a walk.
     pub(crate) const fn new(plateau: Plateau) -> Clock {

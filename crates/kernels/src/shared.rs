@@ -57,6 +57,10 @@ pub trait FactorStore: Copy {
 
 /// The 32-bit shared-window address of a generic pointer into shared memory.
 #[inline(always)]
+#[allow(
+    clippy::pointers_in_nomem_asm_block,
+    reason = "cvta converts the address only; it reads and writes no memory"
+)]
 fn shared_address(ptr: *mut u8) -> u32 {
     let base: u64;
     // SAFETY: a conversion of an address, no memory access.

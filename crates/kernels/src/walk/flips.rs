@@ -208,6 +208,10 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// (joined) and R (a member changed); the flipped group stays reduced (the flip is
     /// invertible on it). Only a merge, a zero term or a group of three or more takes the
     /// slow path.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the two flipped terms, their images and the work list, all of the hot path"
+    )]
     pub(super) fn settle(
         &mut self,
         t: usize,

@@ -189,7 +189,7 @@ impl Burst {
 /// found its groups, by a pass or a search, the list of its mated slots) and its slots' mates
 /// ([`NO_MATE`]: none), in shared memory; with [`PositionCovers`], its covers too.
 #[derive(Clone, Copy)]
-struct GroupMemory {
+pub(crate) struct GroupMemory {
     table: Shared16,
     mates: Shared16,
     /// The table holds `1 << bits` entries.
@@ -591,7 +591,7 @@ impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G,
                         } else {
                             0
                         };
-                        self.pairing.memory.set_mate(s, first - 1 | merge);
+                        self.pairing.memory.set_mate(s, (first - 1) | merge);
                         self.pairing.memory.set_mate(first - 1, s | big | FIRST);
                         pending = false;
                     } else {

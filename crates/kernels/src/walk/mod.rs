@@ -155,7 +155,7 @@ struct Tally {
 /// Terms to check for reductions (slot, mask of positions): its own value, apart from
 /// [`Warp`], because it is indexed at run time and so lives in local memory, where it must
 /// not drag the warp's registers.
-struct Work {
+pub(crate) struct Work {
     items: [(u16, u8); WORK],
     len: usize,
 }
