@@ -1179,6 +1179,12 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
     let mut bad_term = v.clone();
     let t = &mut bad_term["pool"][0][0][0];
     *t = serde_json::json!(t.as_u64().unwrap() ^ 1);
+    // A valid scheme padded with 35,000 pairs of equal terms (they cancel): rank 70,000-odd, over
+    // the supported 65,536; a resume held every walker at that rank before (audit item 10).
+    let mut huge = v.clone();
+    let first = huge["pool"][0][0].clone();
+    let padded = huge["pool"][0].as_array_mut().unwrap();
+    padded.extend(std::iter::repeat_n(first, 70_000));
     let damaged = [
         good[..good.len() / 2].to_string(),
         String::new(),
@@ -1196,6 +1202,7 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
         with("seed", serde_json::json!("one")),
         with("target", serde_json::json!(1e30)),
         bad_term.to_string(),
+        huge.to_string(),
     ];
     for (i, text_) in damaged.iter().enumerate() {
         std::fs::write(out.join("checkpoint.json"), text_).unwrap();

@@ -224,6 +224,16 @@ impl Checkpoint {
                 cp.elapsed_s
             );
         }
+        // A rank no search reaches (every walker would hold it, and verification is quadratic
+        // in it): refused before any scheme is built.
+        if let Some((i, scheme)) = cp.pool.iter().enumerate().find(|(_, s)| s.len() > formats::MAX_RANK) {
+            bail!(
+                "{}: scheme {i} of the pool has {} terms, more than the supported rank {} (damaged checkpoint?)",
+                path.display(),
+                scheme.len(),
+                formats::MAX_RANK
+            );
+        }
         // Shape and pool are checked here too, so that every error names the file.
         let schemes = cp
             .schemes()
