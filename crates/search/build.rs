@@ -46,7 +46,8 @@ fn main() {
 
 /// Register caps every build gives (`.maxnreg`), each kernel's reason measured: with 96
 /// registers 20 warps of `walk32_groups` fit on an SM instead of 16, and from the record starts
-/// it walks 10% faster at 5x5x5 r93 and 2% at 4x4x4 r47 (H100, BENCHMARKS.md), its spills
+/// it walks 10% faster at 5x5x5 r93 and 2% at 4x4x4 r47 (H100; docs/BENCHMARKS-ARCHIVE.md,
+/// "Occupancy near records, and five pool ranks"), its spills
 /// (64 bytes stored when that was measured) included. The other kernels lost with the same cap (`walk_groups` 8% at 8x8x8 r329,
 /// where shared memory holds it at 16 warps anyway; the sampling kernels on 4x4x4, 7x7x7 and
 /// 8x8x8 from naive), so they keep every register they need. `cargo xtask ptx-check` allows

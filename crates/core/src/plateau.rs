@@ -26,7 +26,8 @@
 //! CPU: 203 against 212), because its plus moves are undone by quick reductions that pull the
 //! limit down, and it climbs to its cap instead of walking its plateau. At 4x4x4's lowest ranks
 //! the same plus moves are the only way down. No rule tried on a walker's own waits told the
-//! two apart (BENCHMARKS.md), so each walk has a [`Style`]: it holds its plateau
+//! two apart (docs/BENCHMARKS-ARCHIVE.md, "The 8-minute looks, walker counts and a schedule
+//! tried"), so each walk has a [`Style`]: it holds its plateau
 //! ([`HOLD_FLOOR`], a plateau of millions of steps; its patience restarts it first) or escapes by
 //! the rule above. The search chooses the style of each walk when it loads it, more often the
 //! style whose walks have been gaining ranks (the binary's `search::styles`), and restarts from

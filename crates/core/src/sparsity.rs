@@ -10,15 +10,17 @@
 //! 211). Near the lowest ranks of small shapes the same bias walls it in (4x4x4 stalls at 52,
 //! far above 49, whose schemes have denser factors), so by default the walkers that hold their
 //! plateaus walk sparse ([`crate::plateau::Style::Hold`]), the escaping ones free, and restarts
-//! from the pool carry either style's progress to the other (BENCHMARKS.md). The CPU walk and
-//! the GPU kernels share these functions; the symmetric walks do not use them.
+//! from the pool carry either style's progress to the other (docs/BENCHMARKS-ARCHIVE.md,
+//! "Sparse walkers"). The CPU walk and the GPU kernels share these functions; the symmetric
+//! walks do not use them.
 
 use crate::plateau::Style;
 use crate::term::Term;
 
 /// Which walkers walk sparse. Engines default to [`Sparsity::Half`]; the `flipgraph` binary
 /// walks free ([`Sparsity::Off`]) from a given scheme, where sparse walkers turn down about
-/// a third of their flips and descend no further (BENCHMARKS.md).
+/// a third of their flips and descend no further (docs/BENCHMARKS-ARCHIVE.md, "A given start
+/// walks free").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sparsity {
     /// None: every flip is taken.

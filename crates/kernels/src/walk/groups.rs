@@ -91,7 +91,8 @@ impl Pairing for Sampled {
 /// groups, kept as `C` keeps them. `CHECKED`: the self-test's kernels, which check each search
 /// and each return to held groups against a pass and the list ([`Warp::checked_search`],
 /// [`Warp::check_listed`], [`Warp::check_held`]); the production kernels carry none of that
-/// code, whose mere presence, out of line, cost `walk32_groups` 3% at 4x4x4 r47 (BENCHMARKS.md).
+/// code, whose mere presence, out of line, cost `walk32_groups` 3% at 4x4x4 r47
+/// (docs/BENCHMARKS-ARCHIVE.md, "Sparse pairs weighed at once; checked twins for the self-test").
 #[derive(Clone, Copy)]
 pub(crate) struct Grouped<C: Covers, const CHECKED: bool> {
     burst: Burst,
@@ -149,7 +150,8 @@ struct Burst {
     /// The position's index, and above it (`<< 2`) how many slots of the warp have a mate
     /// there: the burst's flips keep them, so a step draws among them without counting. In
     /// one word, to keep the warp's state small; measured, a field of its own walked as fast
-    /// (within the 5% by which `walk32_groups` moves with unrelated changes, BENCHMARKS.md).
+    /// (within the 5% by which `walk32_groups` moves with unrelated changes;
+    /// docs/BENCHMARKS-ARCHIVE.md, "Group kernels near records: >= 1G from all six starts").
     at: u32,
     left: u32,
     mated: u32,

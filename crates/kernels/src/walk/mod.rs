@@ -23,7 +23,7 @@
 //! (a new factor may have one). A pair keeps its shared factor through its flips, so hints
 //! stay good; a draw in four ignores them, to meet the partners no hint names. The price: a
 //! new pair whose members are both unhinted meets only in those draws, so reductions are found
-//! more slowly (BENCHMARKS.md).
+//! more slowly (docs/BENCHMARKS-ARCHIVE.md, "Partner hints (this session)").
 //!
 //! Reductions, two ways (FLAG_SCAN picks):
 //! - By the walk (the default): a flip of two terms that share two factors zeroes one of

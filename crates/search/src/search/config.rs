@@ -109,8 +109,8 @@ pub const POOL_PER_RANK: usize = 64;
 /// 77 in 17 runs of 25-50 s, where five reached 76 in 2 of 6 runs of 50 s; 8x8x8 came to 449 and
 /// 455 in 60 s against 462, and 4x4x4 reached 47 within 10 s in 29 runs of 30 against 27
 /// (H100); 5x5x5 to 7x7x7 were 1-3 ranks worse on each seed compared, within the seeds'
-/// spread. The CPU's 32 walkers did worse with five on 7x7x7 (BENCHMARKS.md); `--pool-ranks 3`
-/// gives the old pool.
+/// spread. The CPU's 32 walkers did worse with five on 7x7x7 (docs/BENCHMARKS-ARCHIVE.md,
+/// "Occupancy near records, and five pool ranks"); `--pool-ranks 3` gives the old pool.
 pub const POOL_RANKS: usize = 5;
 
 impl SearchConfig {

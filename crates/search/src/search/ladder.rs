@@ -8,9 +8,11 @@
 //! minutes (76-77 in 5; H100s and an H200); climbing, on one H100, it reached its best known 73
 //! within 105 s in 13 runs of 15 (6.3 to 57 s), 4x4x4 reached 47 in a median of 1.8 s against
 //! 5.1-5.5 s from naive (10 runs each), and 5x5x5 reached 96, 96 and 98 within 49 s where from
-//! naive it reached 98 only after 78-98 s and no lower within 140-240 s (3 seeds). 3x4x5 reached 47 in 4 runs of 5 and stalled at
-//! 48 in one (BENCHMARKS.md). Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the
-//! CPU to 47 within a second in every run, another to 50 at best; so a rung gathers several
+//! naive it reached 98 only after 78-98 s and no lower within 140-240 s (3 seeds). 3x4x5
+//! reached 47 in 4 runs of 5 and stalled at 48 in one (BENCHMARKS.md, Time to the best known
+//! rank; docs/BENCHMARKS-ARCHIVE.md, "Ladders" and "Engines kept open between rungs").
+//! Which rung scheme is grown matters: one 3x4x4 rank 38 grown led the CPU to 47 within a
+//! second in every run, another to 50 at best; so a rung gathers several
 //! schemes of its target ([`GROWN_SCHEMES`]) and grows each in every orientation. Arai, Ichikawa
 //! and Hukushima's adaptive flip graph and Wood's searches of larger formats grow schemes alike.
 

@@ -70,7 +70,8 @@ impl WalkerState {
     /// at its load. Why not all below its load: under pool restarts one in eight walks from the
     /// start scheme, and its walk down to ranks the pool already held credited its style with
     /// ranks found long before (on 4x5x5 from naive the share went to 69-87% holding, though
-    /// every improvement at 80 and below came from an escaping walk; BENCHMARKS.md). With
+    /// every improvement at 80 and below came from an escaping walk; docs/BENCHMARKS-ARCHIVE.md,
+    /// "4x5x5 from naive: a trap at 77"). With
     /// independent restarts a walk earns only by a new best of the whole search.
     fn gain(&self, best: usize) -> usize {
         self.best_rank.min(self.pool_best).saturating_sub(best)

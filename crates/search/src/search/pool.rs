@@ -124,7 +124,9 @@ impl Pool {
     /// and its kin: 64 of 64 pooled in every run of 10 on an H200), and all seven 47s in those
     /// runs came from walks restarted at ranks 51 to 54, none from the half of the restarts
     /// that went to the sinks. Given to the next rank up, that half made 50 the rank of 5
-    /// restarts in 8; spread, each of the four open ranks takes a quarter (BENCHMARKS.md).
+    /// restarts in 8; spread, each of the four open ranks takes a quarter
+    /// (docs/BENCHMARKS-ARCHIVE.md, "Restarts pass over sinks" and "Restarts spread over the
+    /// ranks with flips").
     pub fn pick(&self, rng: &mut WyRand) -> &Verified {
         let levels: Vec<&Level> = self.by_rank.values().collect();
         assert!(!levels.is_empty(), "the pool is never empty during a search");

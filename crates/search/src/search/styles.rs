@@ -5,7 +5,8 @@
 //! Why: no fixed split suits every shape. On 7x7x7 and 8x8x8 from naive the holding, sparse
 //! walkers make the descent; on 4x4x4 near rank 49 every improvement in ten runs came from the
 //! escaping walkers, and making every walker escape and walk free halved the time to rank 47
-//! (H200, BENCHMARKS.md). The share of walks that hold follows each style's return, new ranks
+//! (H200; docs/BENCHMARKS-ARCHIVE.md, "Restarts pass over sinks"). The share of walks that
+//! hold follows each style's return, new ranks
 //! gained per step walked (below the pool's best when the walk was loaded, which the driver
 //! works out), over the last rounds ([`DECAY`]), and stays within [`MIN_SHARE`] of 0 and 1 so
 //! that the other style keeps being measured. While no walk finds a new rank the returns are

@@ -6,8 +6,9 @@
 //!
 //! A slot whose factor at a position changes joins the cover there, which keeps it a cover:
 //! a group whose members have all kept their factor lies inside a group of the cover's
-//! making. Two ways to keep them, one per kernel (measured, BENCHMARKS.md: each loses where
-//! the other wins):
+//! making. Two ways to keep them, one per kernel (measured: each loses where the other wins;
+//! docs/BENCHMARKS-ARCHIVE.md, "Group kernels near records: a cover per position in the
+//! 64-bit kernel"):
 //! - [`SinkCover`] (32-bit factors, few rows: 4x4x4, 5x5x5): one cover for all three
 //!   positions, empty at a sink and forgotten once it grows too large to search, until the
 //!   next sink. It costs one register.
