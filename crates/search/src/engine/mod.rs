@@ -125,9 +125,10 @@ impl EngineSpec {
     /// descend far faster on large shapes) and GPU walkers sample their partners; from a given
     /// scheme every walker walks free (near a record sparse walkers turn down a third of their
     /// flips and descend no further) and a plain GPU walk finds partners by groups (a match of
-    /// sampled slots seldom pairs there; symmetric walks always sample). BENCHMARKS.md has the
-    /// measurements. `flipgraph search` and [`crate::search::descent::Descent`] both take them
-    /// from here.
+    /// sampled slots seldom pairs there; symmetric walks always sample). The measurements:
+    /// docs/BENCHMARKS-ARCHIVE.md, "Sparse walkers", "A given start walks free" and "A given
+    /// start finds its flip partners by groups". `flipgraph search` and
+    /// [`crate::search::descent::Descent`] both take them from here.
     pub fn for_start(self, start: StartKind, sparsity: Option<Sparsity>, partners: Option<Partners>) -> EngineSpec {
         let given = start == StartKind::Given;
         EngineSpec {
@@ -244,7 +245,7 @@ impl EngineSpec {
     pub fn open_cpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
         let threads = self.threads.unwrap_or_else(cores);
         let walkers = self.walkers.unwrap_or(self.walkers_per_thread * threads);
-        check_cpu_memory(shape, walkers, available_memory())?;
+        check_cpu_memory(shape, self.start_rank, walkers, available_memory())?;
         let config = self.walk_config(Kind::Cpu);
         let walks = Walks {
             config,
@@ -295,24 +296,27 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Memory a CPU walker of `shape` takes, about: measured 205 KiB for 8x8x8 and 17 KiB for
-/// 3x3x3 (peak RSS of 4096 walkers from naive), 400 bytes per term of the naive scheme.
-fn cpu_walker_bytes(shape: Shape) -> u64 {
-    let [n, m, p] = shape.dims();
-    400 * (n * m * p) as u64
+/// Memory a CPU walker of `shape` takes, about, on schemes of up to `start_rank` terms (None:
+/// the naive rank): measured 205 KiB for 8x8x8 and 17 KiB for 3x3x3 (peak RSS of 4096 walkers
+/// from naive), 400 bytes per term of the naive scheme; a start of higher rank takes as much
+/// per term of its own.
+fn cpu_walker_bytes(shape: Shape, start_rank: Option<usize>) -> u64 {
+    let terms = start_rank.unwrap_or(0).max(shape.naive_rank());
+    400 * terms as u64
 }
 
 /// Refuses more walkers than half the available memory holds, before allocating any: a huge
 /// `--walkers` must end at once with a reason, not swap or abort.
-fn check_cpu_memory(shape: Shape, walkers: usize, available: Option<u64>) -> Result<()> {
+fn check_cpu_memory(shape: Shape, start_rank: Option<usize>, walkers: usize, available: Option<u64>) -> Result<()> {
     let Some(available) = available else { return Ok(()) };
-    let need = walkers as u64 * cpu_walker_bytes(shape);
+    let each = cpu_walker_bytes(shape, start_rank);
+    let need = walkers as u64 * each;
     if need > available / 2 {
         bail!(
             "{walkers} walkers of {shape} need about {} MiB; this machine has {} MiB available, enough for about {} walkers (half of it is the limit)",
             need >> 20,
             available >> 20,
-            available / 2 / cpu_walker_bytes(shape)
+            available / 2 / each
         );
     }
     Ok(())
@@ -384,9 +388,14 @@ mod tests {
     fn cpu_walkers_are_bounded_by_memory() {
         let eight = Shape::square(8).unwrap();
         let gib = 1u64 << 30;
-        assert!(check_cpu_memory(eight, 4096, Some(16 * gib)).is_ok());
-        let err = check_cpu_memory(eight, 100_000_000, Some(16 * gib)).unwrap_err();
+        assert!(check_cpu_memory(eight, None, 4096, Some(16 * gib)).is_ok());
+        let err = check_cpu_memory(eight, None, 100_000_000, Some(16 * gib)).unwrap_err();
         assert!(err.to_string().contains("enough for about 41943 walkers"), "{err}");
-        assert!(check_cpu_memory(eight, 100_000_000, None).is_ok());
+        assert!(check_cpu_memory(eight, None, 100_000_000, None).is_ok());
+        // A start of rank 65,536 (--from): 128 times the naive 512 terms a walker (audit item 11:
+        // 2000 such walkers passed the check and aborted at 8.9 GB).
+        assert!(check_cpu_memory(eight, Some(512), 2000, Some(16 * gib)).is_ok());
+        let err = check_cpu_memory(eight, Some(65_536), 2000, Some(16 * gib)).unwrap_err();
+        assert!(err.to_string().contains("enough for about 327 walkers"), "{err}");
     }
 }
