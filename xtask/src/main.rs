@@ -107,7 +107,7 @@ fn search(args: &[String]) -> Result<()> {
         eprintln!(
             "xtask: no GPU in use, so the search runs on the CPU for at most {CPU_TIME} (--time sets another limit). \
              On one H100 the same command reaches 4x4x4's 47 in about 2 s, 5x5x5's 93 in about 6 s and \
-             6x6x6's 153 in minutes (README, BENCHMARKS.md)."
+             6x6x6's 153 in minutes (BENCHMARKS.md, Time to the best known rank)."
         );
     }
     let mut cmd = Command::new(bin);

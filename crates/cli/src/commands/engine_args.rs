@@ -103,7 +103,7 @@ pub struct EngineArgs {
     /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given.
     ///
     /// Every warp walks until the same moment: with rounds of so many steps, the warps whose steps
-    /// cost more hold the GPU while the others idle (BENCHMARKS.md).
+    /// cost more hold the GPU while the others idle (docs/BENCHMARKS-ARCHIVE.md, Earlier changes, item "Rounds by time").
     #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     pub gpu_round_ms: u32,
     /// GPU: slots each lane samples per step (match.any.sync rounds) before the step gives up.
@@ -162,7 +162,7 @@ pub struct EngineArgs {
     /// plus-move limit: whether it takes the best method measured for the shape (auto, the default:
     /// 5x5x5 walks c3 from the cubes 10001,01010,00100, which reached 93 in a median of 5.5 s;
     /// 6x6x6 walks c6 from 110000,001100,000011 with --plus-cap 216, which reached 153 in 3 of 4
-    /// runs of 9 minutes, at 148, 210 and 317 s; BENCHMARKS.md) or walks as the other flags say
+    /// runs of 9 minutes, at 148, 210 and 317 s; BENCHMARKS.md, Time to the best known rank) or walks as the other flags say
     /// (off).
     #[arg(help_heading = "Symmetry", long, value_enum)]
     pub preset: Option<PresetArg>,
@@ -203,7 +203,7 @@ const PLUS_SLACK: usize = 4;
 /// A cube search's defaults: Moosbauer and Poole's settings (a plus move after 50,000 plain flips
 /// without a reduction, 16,667 orbit moves; a run restarted after 10^8 plain flips without a
 /// new best; plus moves up to the start rank), with which 5x5x5 reached rank 93 here
-/// (BENCHMARKS.md).
+/// (BENCHMARKS.md, CPU; docs/BENCHMARKS-ARCHIVE.md, The symmetric flip graph from fixed cubes).
 const CUBE_PLATEAU: u64 = 16_667;
 const CUBE_PATIENCE: u64 = 33_000_000;
 const CUBE_PLUS_SLACK: usize = 0;
@@ -509,7 +509,7 @@ choices!(
     /// `--gpu-partners`.
     PartnersArg => Partners {
         Sample => "sample", "Each step, every lane offers one of its terms (by --gpu-hints) to a match at a random position";
-        Groups => "groups", "The warp finds every group of equal factors at one position (a hash table in shared memory) and flips among them for a burst of as many flips as terms with a partner, then moves on; a scheme with no flip takes its plus move at once. Near the records it walks up to twice as many vertices per second, but from the naive scheme it descends more slowly (BENCHMARKS.md)";
+        Groups => "groups", "The warp finds every group of equal factors at one position (a hash table in shared memory) and flips among them for a burst of as many flips as terms with a partner, then moves on; a scheme with no flip takes its plus move at once. Near the records it walks up to twice as many vertices per second, but from the naive scheme it descends more slowly (docs/BENCHMARKS-ARCHIVE.md, A given start finds its flip partners by groups)";
     }
 );
 

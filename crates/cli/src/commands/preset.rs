@@ -26,8 +26,8 @@ pub struct Preset {
     pub plus_cap: Option<usize>,
 }
 
-/// The presets, by square shape (BENCHMARKS.md: 5x5x5 from the cubes in the c3 rows, 6x6x6 in
-/// the groups section).
+/// The presets, by square shape (BENCHMARKS.md, Time to the best known rank: the 5x5x5 and
+/// 6x6x6 rows).
 const PRESETS: [(usize, Preset); 2] = [
     (
         5,

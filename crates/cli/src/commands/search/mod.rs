@@ -109,7 +109,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
         if let (Some(shape), None) = (args.size, &args.from) {
             if let Some(preset) = engine.take_preset(shape, |e| e.spec().on_gpu()) {
                 tracing::info!(
-                    "{shape} on a GPU: the best measured method, {} (BENCHMARKS.md; --preset off walks as the other flags say)",
+                    "{shape} on a GPU: the best measured method, {} (BENCHMARKS.md, Time to the best known rank; --preset off walks as the other flags say)",
                     preset.describe()
                 );
             }
