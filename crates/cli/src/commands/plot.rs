@@ -46,11 +46,31 @@ fn push(runs: &mut Runs, point: (f64, f64)) {
     }
 }
 
+/// Progress points kept per series at most: a long log is thinned to every k-th progress event
+/// (a week of progress lines is some 150 MiB, a million points per series, which drew a 197 MB
+/// SVG), where the plot cannot show more anyway.
+const MAX_PROGRESS_POINTS: usize = 4000;
+
+/// About the bytes of one progress line, for the thinning's stride.
+const PROGRESS_LINE_BYTES: u64 = 250;
+
+/// The values a real log can hold: a time within a century, a rank within the readers' limit,
+/// a rate below 10^15 per second, a plateau limit of 1 to 2^40 steps. Others (a damaged or
+/// forged log) are skipped: 5e-324 or 1e308 on a log axis drew for ever.
+fn plausible(v: f64, range: std::ops::RangeInclusive<f64>) -> Option<f64> {
+    (v.is_finite() && range.contains(&v)).then_some(v)
+}
+const TIMES: std::ops::RangeInclusive<f64> = 0.0..=3.2e9;
+const RANKS: std::ops::RangeInclusive<f64> = 0.0..=65_536.0;
+const RATES: std::ops::RangeInclusive<f64> = 0.0..=1e15;
+const PLATEAUS: std::ops::RangeInclusive<f64> = 1.0..=1_099_511_627_776.0;
+
 fn read_events(args: &Args) -> Result<Series> {
     let path = args.dir.join(EVENTS);
-    // A week of progress lines is some 150 MiB.
     let bytes = flipgraph_core::formats::read_bounded(&path, 1 << 30, "event log")?;
     let text = String::from_utf8_lossy(&bytes);
+    let stride = (bytes.len() as u64 / PROGRESS_LINE_BYTES / MAX_PROGRESS_POINTS as u64).max(1);
+    let (mut progress, mut skipped) = (0u64, 0usize);
     let mut s = Series {
         rank: Vec::new(),
         speed: Vec::new(),
@@ -67,30 +87,49 @@ fn read_events(args: &Args) -> Result<Series> {
         };
         match e["event"].as_str() {
             Some("improved") => {
-                if let (Some(t), Some(r)) = (e["search_t"].as_f64(), e["rank"].as_f64()) {
-                    push(&mut s.rank, (t, r));
+                let t = e["search_t"].as_f64().and_then(|t| plausible(t, TIMES));
+                match (t, e["rank"].as_f64().and_then(|r| plausible(r, RANKS))) {
+                    (Some(t), Some(r)) => push(&mut s.rank, (t, r)),
+                    _ => skipped += 1,
                 }
             }
             Some("progress") => {
-                let Some(t) = e["t"].as_f64() else { continue };
-                let at = |runs: &mut Runs, value: &serde_json::Value, scale: f64| {
-                    if let Some(v) = value.as_f64() {
-                        push(runs, (t, v / scale));
-                    }
+                progress += 1;
+                if (progress - 1) % stride != 0 {
+                    continue;
+                }
+                let Some(t) = e["t"].as_f64().and_then(|t| plausible(t, TIMES)) else {
+                    skipped += 1;
+                    continue;
                 };
-                at(&mut s.speed, &e["vertices_per_s"], 1e6);
-                at(&mut s.reductions, &e["reductions_per_s"], 1e6);
+                let mut at = |runs: &mut Runs, value: &serde_json::Value, range, scale: f64| match value
+                    .as_f64()
+                    .map(|v| plausible(v, range))
+                {
+                    Some(Some(v)) => push(runs, (t, v / scale)),
+                    Some(None) => skipped += 1,
+                    None => {}
+                };
+                at(&mut s.speed, &e["vertices_per_s"], RATES, 1e6);
+                at(&mut s.reductions, &e["reductions_per_s"], RATES, 1e6);
                 // A walker limit of 0 is a fixed plateau without plus moves: nothing to draw.
-                if e["plateau"].as_f64().is_some_and(|p| p > 0.0) {
-                    at(&mut s.plateau, &e["plateau"], 1.0);
+                if e["plateau"].as_f64() != Some(0.0) {
+                    at(&mut s.plateau, &e["plateau"], PLATEAUS, 1.0);
                 }
                 for (i, runs) in s.walkers.iter_mut().enumerate() {
-                    at(runs, &e["walker_ranks"][i], 1.0);
+                    at(runs, &e["walker_ranks"][i], RANKS, 1.0);
                 }
-                s.best_known = e["best_known"].as_f64().or(s.best_known);
+                let best_known = e["best_known"].as_f64().and_then(|b| plausible(b, RANKS));
+                s.best_known = best_known.or(s.best_known);
             }
             _ => {}
         }
+    }
+    if skipped > 0 {
+        tracing::warn!("{}: {skipped} values out of any real range skipped", path.display());
+    }
+    if stride > 1 {
+        tracing::info!("{}: every {stride}th progress event drawn", path.display());
     }
     if s.rank.is_empty() {
         bail!("{}: no improvement events to plot", path.display());
@@ -266,7 +305,7 @@ fn draw_plateau(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), 
 
 #[cfg(test)]
 mod tests {
-    use super::{draw, push, rank_steps, read_events, Args};
+    use super::{draw, push, rank_steps, read_events, Args, MAX_PROGRESS_POINTS};
 
     #[test]
     fn progress_events_draw_the_walkers_ranks_and_the_schedule() {
@@ -301,6 +340,41 @@ mod tests {
         ] {
             assert!(svg.contains(part), "{part} missing");
         }
+    }
+
+    /// Audit item 14: values no search writes (5e-324, 1e308, NaN-like strings) made the plot
+    /// spin for ever on its log axis; a long log drew every point. Both end now, and small.
+    #[test]
+    fn absurd_values_are_skipped_and_long_logs_thinned() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut events = vec![
+            r#"{"event":"improved","search_t":0.0,"rank":80}"#.to_owned(),
+            r#"{"event":"improved","search_t":1.0,"rank":1e308}"#.to_owned(),
+            r#"{"event":"progress","t":1.0,"vertices_per_s":1e308,"reductions_per_s":-1,"plateau":5e-324,"walker_ranks":[-1e308,65,1e308],"best_known":1e308}"#.to_owned(),
+        ];
+        for i in 0..100_000 {
+            events.push(format!(
+                r#"{{"event":"progress","t":{}.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":{},"walker_ranks":[63,65,83],"best_known":60}}"#,
+                i + 2,
+                1000 + i % 7
+            ));
+        }
+        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
+        let args = Args {
+            dir: dir.path().to_path_buf(),
+            output: None,
+        };
+        let s = read_events(&args).unwrap();
+        assert_eq!(s.rank, vec![vec![(0.0, 80.0)]]);
+        assert_eq!(s.best_known, Some(60.0));
+        let points = s.plateau.iter().map(Vec::len).sum::<usize>();
+        assert!((1000..=2 * MAX_PROGRESS_POINTS).contains(&points), "{points} points");
+        assert!(s.plateau.iter().flatten().all(|&(_, p)| p >= 1000.0));
+        assert_eq!(s.walkers[1].iter().flatten().next(), Some(&(1.0, 65.0)));
+        let out = dir.path().join("p.svg");
+        draw(&s, "", &out).unwrap();
+        let size = std::fs::metadata(&out).unwrap().len();
+        assert!(size < 4 << 20, "an SVG of {size} bytes");
     }
 
     #[test]
