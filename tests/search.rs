@@ -1336,3 +1336,42 @@ fn descent_and_search_walk_identically_from_the_same_start_and_seed() {
         "the two walks ended at different schemes"
     );
 }
+
+/// A climb goes on from each rung's checkpoint (a climb killed and resumed): a rung searched
+/// before starts from its pool, and its checkpoint never goes back. Before, each resume climbed
+/// from the naive foot again and overwrote the rungs' checkpoints (audit item 15: 4x4x4 went
+/// 47 -> 54 over kills).
+#[test]
+fn a_resumed_climb_goes_on_from_each_rungs_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let rung = out.join("ladder").join("2x4x5");
+    let searched = bin()
+        .args([
+            "search",
+            "--size",
+            "2x4x5",
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--quiet",
+        ])
+        .args(["--seed", "3", "--time", "60", "--target-rank", "33", "--out"])
+        .arg(&rung)
+        .output()
+        .unwrap();
+    assert!(searched.status.success(), "{}", text(&searched));
+    let before = checkpoint_best(&rung);
+    let climbed = climb_2x5x5(&out, &["--json"]).output().unwrap();
+    assert!(climbed.status.success(), "{}", text(&climbed));
+    let events = json_lines(&climbed);
+    let step = events
+        .iter()
+        .find(|e| e["event"] == "rung" && e["shape"] == "2x4x5")
+        .expect("a rung event");
+    assert_eq!(step["resumed_at"].as_u64(), Some(before as u64), "{step}");
+    assert!(step["rank"].as_u64().unwrap() <= before as u64, "{step}");
+    assert!(checkpoint_best(&rung) <= before, "the rung's checkpoint went back");
+    assert_results_whole(&rung);
+}

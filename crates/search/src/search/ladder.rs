@@ -30,7 +30,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use super::output::Output;
+use super::output::{Checkpoint, Output, CHECKPOINT};
 use super::progress::Progress;
 use super::{default_target, Driver, SearchConfig, Start, Summary};
 use crate::engine::{EngineSpec, StartKind};
@@ -240,6 +240,15 @@ impl Climb<'_> {
         stop: &AtomicBool,
     ) -> Result<(Summary, serde_json::Value)> {
         let from = starts.iter().map(Scheme::rank).max().unwrap_or(0);
+        // A rung searched before (a climb killed and resumed): its pool joins the starts, so the
+        // rung goes on from its best and its checkpoint never goes back.
+        let earlier = self
+            .out
+            .map(|dir| earlier_pool(&dir.join(shape.to_string()), shape))
+            .unwrap_or_default();
+        let resumed_at = earlier.iter().map(Scheme::rank).min();
+        let mut starts = starts;
+        starts.extend(earlier);
         let spec = (self.spec)(from, start);
         let mut engine = spec.open(shape)?;
         let time_limit = self.deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
@@ -280,10 +289,32 @@ impl Climb<'_> {
         let event = json!({
             "event": "rung", "shape": shape.to_string(), "from": from, "rank": rank,
             "seconds": secs, "vertices": summary.counters.vertices, "steps": summary.counters.steps,
-            "records": summary.records,
+            "records": summary.records, "resumed_at": resumed_at,
             "t": self.process_start.elapsed().as_secs_f64(),
         });
         Ok((summary, event))
+    }
+}
+
+/// The pool of the rung of `shape` searched before in `dir`, if its checkpoint is there and
+/// sound (a damaged one is left to the rung's search, which writes a new one, and said).
+fn earlier_pool(dir: &Path, shape: Shape) -> Vec<Scheme> {
+    if !dir.join(CHECKPOINT).exists() {
+        return Vec::new();
+    }
+    match Checkpoint::read(dir).and_then(|cp| Ok((cp.shape()?, cp.schemes()?))) {
+        Ok((found, pool)) if found == shape => pool,
+        Ok((found, _)) => {
+            tracing::warn!(
+                "{}: a checkpoint of {found}, not of the rung {shape}; not resumed",
+                dir.display()
+            );
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::warn!("the rung {shape} starts afresh: {e:#}");
+            Vec::new()
+        }
     }
 }
 
