@@ -1060,12 +1060,14 @@ fn a_resume_refuses_flags_that_contradict_its_checkpoint() {
         assert_eq!(done.status.code(), Some(1), "{extra:?}: {}", text(&done));
         assert!(text(&done).contains(want), "{extra:?}: {}", text(&done));
     }
-    // The same values are no contradiction.
+    // The same values are no contradiction, nor the same folder spelled another way.
     let same = bin()
         .args([
             "search", "--quiet", "--time", "0.2s", "--size", "4", "--seed", "3", "--resume",
         ])
         .arg(&out)
+        .arg("--out")
+        .arg(dir.path().join(".").join("run"))
         .output()
         .unwrap();
     assert!(same.status.success(), "{}", text(&same));
@@ -1203,6 +1205,8 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
         with("target", serde_json::json!(1e30)),
         bad_term.to_string(),
         huge.to_string(),
+        with("symmetric", serde_json::json!("c".repeat(1 << 20))),
+        with("cubes", serde_json::json!(["2".repeat(1 << 20)])),
     ];
     for (i, text_) in damaged.iter().enumerate() {
         std::fs::write(out.join("checkpoint.json"), text_).unwrap();
@@ -1214,6 +1218,7 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
             "case {i}: {said}"
         );
         assert!(!said.contains("panicked"), "case {i}: {said}");
+        assert!(said.len() < 4096, "case {i}: {} bytes said", said.len());
     }
     // The good one still resumes.
     std::fs::write(out.join("checkpoint.json"), &good).unwrap();

@@ -210,6 +210,13 @@ const CUBE_PLUS_SLACK: usize = 0;
 
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
 pub fn parse_diagonal(s: &str) -> Result<String, String> {
+    // Not echoed: a damaged checkpoint's pattern may be megabytes long.
+    if s.chars().count() > 8 {
+        return Err(format!(
+            "a pattern of {} characters is not a diagonal pattern: one digit 0 or 1 per diagonal entry, 8 at most",
+            s.chars().count()
+        ));
+    }
     if s.is_empty() || s.chars().any(|c| c != '0' && c != '1') {
         return Err(format!(
             "'{s}' is not a diagonal pattern: one digit 0 or 1 per diagonal entry, like 10001"

@@ -104,9 +104,25 @@ struct RecipeFields {
 /// where it names none, an error where no setting has that name.
 fn named<T>(path: &Path, name: Option<&str>, what: &str, find: impl Fn(&str) -> Option<T>) -> Result<Option<T>> {
     name.map(|name| {
-        find(name).with_context(|| format!("{}: unknown {what} '{name}' (damaged checkpoint?)", path.display()))
+        find(name).with_context(|| {
+            format!(
+                "{}: unknown {what} '{}' (damaged checkpoint?)",
+                path.display(),
+                shortened(name)
+            )
+        })
     })
     .transpose()
+}
+
+/// `text` cut to its first 60 characters (and said so): a damaged file's string echoed in an
+/// error must not fill the terminal (one of 10 MB was echoed whole).
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 60;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
 }
 
 /// How a checkpoint names the group and fixed terms of a search of invariant schemes

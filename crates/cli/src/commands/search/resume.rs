@@ -67,7 +67,14 @@ pub(super) fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, sh
             cp.seed
         );
     }
-    if let Some(out) = args.out.as_ref().filter(|&o| o != dir) {
+    // The same folder spelled twice (`--resume ./d --out d`, a link) is the same folder.
+    let same = |o: &Path| {
+        o == dir
+            || o.canonicalize()
+                .ok()
+                .is_some_and(|o| dir.canonicalize().ok() == Some(o))
+    };
+    if let Some(out) = args.out.as_ref().filter(|o| !same(o)) {
         bail!(
             "--out {} and --resume {} name different folders; a resumed search writes where it was",
             out.display(),
