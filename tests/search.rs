@@ -1380,3 +1380,22 @@ fn a_resumed_climb_goes_on_from_each_rungs_checkpoint() {
     assert!(checkpoint_best(&rung) <= before, "the rung's checkpoint went back");
     assert_results_whole(&rung);
 }
+
+/// A checkpoint's counters near `u64::MAX` stay there on resume (they wrapped to small numbers
+/// before: audit, smaller items).
+#[test]
+fn counters_near_their_limit_saturate_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    let mut cp = checkpoint(&out);
+    cp["steps"] = serde_json::json!(u64::MAX - 5);
+    cp["vertices"] = serde_json::json!(u64::MAX - 5);
+    std::fs::write(out.join("checkpoint.json"), cp.to_string()).unwrap();
+    let done = resume(&out, "0.3s");
+    assert!(done.status.success(), "{}", text(&done));
+    let cp = checkpoint(&out);
+    assert_eq!(cp["steps"].as_u64(), Some(u64::MAX), "{}", cp["steps"]);
+    assert_eq!(cp["vertices"].as_u64(), Some(u64::MAX), "{}", cp["vertices"]);
+}

@@ -21,24 +21,55 @@ pub struct Counters {
 }
 
 impl Counters {
-    /// The counts since `earlier` (a snapshot of the same walk).
+    /// The counts since `earlier` (a snapshot of the same walk; none below zero).
     pub fn subtract(&mut self, earlier: Counters) {
-        self.steps -= earlier.steps;
-        self.vertices -= earlier.vertices;
-        self.flips -= earlier.flips;
-        self.plus -= earlier.plus;
-        self.reductions -= earlier.reductions;
-        self.generalized -= earlier.generalized;
+        self.each(earlier, u64::saturating_sub);
+    }
+
+    /// Each count combined with `other`'s by `f`.
+    fn each(&mut self, other: Counters, f: fn(u64, u64) -> u64) {
+        let counts = [
+            (&mut self.steps, other.steps),
+            (&mut self.vertices, other.vertices),
+            (&mut self.flips, other.flips),
+            (&mut self.plus, other.plus),
+            (&mut self.reductions, other.reductions),
+            (&mut self.generalized, other.generalized),
+        ];
+        for (count, by) in counts {
+            *count = f(*count, by);
+        }
     }
 }
 
+/// Sums saturate: a search's totals (resumed from a checkpoint, summed over walkers, islands
+/// and rounds) stop at `u64::MAX` rather than wrap to a small number.
 impl core::ops::AddAssign for Counters {
     fn add_assign(&mut self, o: Counters) {
-        self.steps += o.steps;
-        self.vertices += o.vertices;
-        self.flips += o.flips;
-        self.plus += o.plus;
-        self.reductions += o.reductions;
-        self.generalized += o.generalized;
+        self.each(o, u64::saturating_add);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Counters;
+
+    #[test]
+    fn sums_saturate_and_differences_stop_at_zero() {
+        let near = Counters {
+            steps: u64::MAX - 5,
+            flips: 3,
+            ..Counters::default()
+        };
+        let mut sum = near;
+        sum += Counters {
+            steps: 10,
+            flips: 4,
+            ..Counters::default()
+        };
+        assert_eq!((sum.steps, sum.flips), (u64::MAX, 7));
+        let mut difference = Counters::default();
+        difference.subtract(near);
+        assert_eq!(difference, Counters::default());
     }
 }
