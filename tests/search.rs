@@ -1399,3 +1399,21 @@ fn counters_near_their_limit_saturate_on_resume() {
     assert_eq!(cp["steps"].as_u64(), Some(u64::MAX), "{}", cp["steps"]);
     assert_eq!(cp["vertices"].as_u64(), Some(u64::MAX), "{}", cp["vertices"]);
 }
+
+/// A checkpoint at the longest time accepted resumes, and the checkpoint it writes next is read
+/// back (its time stays at the limit; it went past it and was refused before).
+#[test]
+fn a_checkpoint_at_the_time_limit_resumes_and_writes_one_that_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    let mut cp = checkpoint(&out);
+    cp["elapsed_s"] = serde_json::json!(3.2e9);
+    std::fs::write(out.join("checkpoint.json"), cp.to_string()).unwrap();
+    for _ in 0..2 {
+        let done = resume(&out, "0.3s");
+        assert!(done.status.success(), "{}", text(&done));
+        assert_eq!(checkpoint(&out)["elapsed_s"].as_f64(), Some(3.2e9));
+    }
+}

@@ -587,7 +587,7 @@ impl<'a> Driver<'a> {
             shape: self.config.shape.dims(),
             seed: self.config.seed,
             target: self.config.target,
-            elapsed_s: self.elapsed().as_secs_f64(),
+            elapsed_s: output::elapsed_s(self.elapsed()),
             steps: self.counters.steps,
             vertices: self.counters.vertices,
             rounds: self.rounds,

@@ -25,6 +25,15 @@ pub const EVENTS: &str = "events.jsonl";
 /// take about 10 MiB.
 const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
 
+/// A century of walking: the longest time a checkpoint may record.
+const MAX_ELAPSED_S: f64 = 3.2e9;
+
+/// A search's time as a checkpoint records it: at most [`MAX_ELAPSED_S`], so that what is
+/// written is read back (a search resumed at the limit wrote a time past it, refused next).
+pub fn elapsed_s(elapsed: Duration) -> f64 {
+    elapsed.as_secs_f64().min(MAX_ELAPSED_S)
+}
+
 /// Where a search writes.
 pub struct Output {
     dir: PathBuf,
@@ -158,7 +167,7 @@ impl Checkpoint {
             shape: shape.dims(),
             seed,
             target,
-            elapsed_s: start.elapsed.as_secs_f64(),
+            elapsed_s: elapsed_s(start.elapsed),
             steps: start.counters.steps,
             vertices: start.counters.vertices,
             rounds: start.rounds,
@@ -233,7 +242,7 @@ impl Checkpoint {
         let cp: Checkpoint =
             serde_json::from_slice(bytes).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         // A century of walking: anything longer (or negative, or not a number) is a damaged file.
-        if !(cp.elapsed_s.is_finite() && (0.0..=3.2e9).contains(&cp.elapsed_s)) {
+        if !(cp.elapsed_s.is_finite() && (0.0..=MAX_ELAPSED_S).contains(&cp.elapsed_s)) {
             bail!(
                 "{}: elapsed_s {} is not a time a search can have run (damaged checkpoint?)",
                 path.display(),
