@@ -1417,3 +1417,78 @@ fn a_checkpoint_at_the_time_limit_resumes_and_writes_one_that_resumes() {
         assert_eq!(checkpoint(&out)["elapsed_s"].as_f64(), Some(3.2e9));
     }
 }
+
+/// `--from` takes several files and folders: the pool starts from every scheme given (a
+/// folder's scheme files, its checkpoint and log passed over), all of one shape.
+#[test]
+fn a_search_starts_from_several_files_and_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+    let laderman = data.join("3x3x3-r23-laderman.m");
+    let folder = dir.path().join("starts");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(&laderman, folder.join("a.m")).unwrap();
+    let first = bin()
+        .args([
+            "search",
+            "--size",
+            "3",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--quiet",
+            "--time",
+            "0.3s",
+        ])
+        .arg("--out")
+        .arg(folder.join("run"))
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    // A search's own files in the folder are passed over, not read as schemes.
+    std::fs::copy(folder.join("run/checkpoint.json"), folder.join("checkpoint.json")).unwrap();
+    let out = dir.path().join("out");
+    let from_both = bin()
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--quiet",
+            "--time",
+            "0.3s",
+        ])
+        .args(["--target-rank", "22", "--from"])
+        .arg(&folder)
+        .arg(folder.join("run/3x3x3-r27.json"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(from_both.status.success(), "{}", text(&from_both));
+    // The first result is the best start: Laderman's 23 from the folder, not the file's 27.
+    let first_result = logged_events(&out)
+        .into_iter()
+        .find(|e| e["event"] == "improved")
+        .expect("an improved event");
+    assert_eq!(first_result["rank"], 23, "{first_result}");
+    assert!(checkpoint_ranks(&out).contains(&23));
+    // Two shapes: refused, naming the odd file.
+    let strassen = data.join("2x2x2-r7-strassen.m");
+    let mixed = bin()
+        .args(["search", "--backend", "cpu", "--quiet", "--time", "0.3s", "--from"])
+        .arg(&laderman)
+        .arg(&strassen)
+        .arg("--out")
+        .arg(dir.path().join("mixed"))
+        .output()
+        .unwrap();
+    assert_eq!(mixed.status.code(), Some(1), "{}", text(&mixed));
+    assert!(
+        text(&mixed).contains("2x2x2-r7-strassen.m") && text(&mixed).contains("one shape"),
+        "{}",
+        text(&mixed)
+    );
+}

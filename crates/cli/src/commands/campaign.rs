@@ -189,7 +189,7 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
     if let Some((path, _)) = &start {
         // Aimed at the best known rank, as a search from naive is: a start already there ends
         // at once (a search --from a record would aim below it).
-        (flags.size, flags.from) = (None, Some(path.clone()));
+        (flags.size, flags.from) = (None, vec![path.clone()]);
         flags.target_rank = best_known_rank(shape);
     }
     search::execute(&flags, stop, process_start, None)?.report(args.json);
@@ -204,7 +204,7 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
     let dir = args.out.join(shape.to_string());
     search::Args {
         size: (!resume).then_some(shape),
-        from: None,
+        from: Vec::new(),
         resume: resume.then(|| dir.clone()),
         target_rank: None,
         best_known: None,

@@ -42,9 +42,13 @@ pub struct Args {
     /// Taken from --from or --resume when given.
     #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"])]
     pub size: Option<Shape>,
-    /// Start from this scheme (any format) instead of the naive one.
-    #[arg(help_heading = "Start and target", long, conflicts_with = "resume")]
-    pub from: Option<PathBuf>,
+    /// Start from these schemes (files in any format, or folders of them) instead of the naive
+    /// one.
+    ///
+    /// The pool starts with every scheme given, all of one shape; a folder gives every scheme
+    /// file in it (other files, such as a search's checkpoint and event log, are passed over).
+    #[arg(help_heading = "Start and target", long, num_args = 1.., conflicts_with = "resume")]
+    pub from: Vec<PathBuf>,
     /// Continue the search saved in this output folder.
     #[arg(help_heading = "Start and target", long)]
     pub resume: Option<PathBuf>,
@@ -106,7 +110,7 @@ struct Begin {
 fn engine_flags(args: &Args) -> Result<EngineArgs> {
     let mut engine = args.engine.clone();
     let Some(dir) = &args.resume else {
-        if let (Some(shape), None) = (args.size, &args.from) {
+        if let (Some(shape), true) = (args.size, args.from.is_empty()) {
             if let Some(preset) = engine.take_preset(shape, |e| e.spec().on_gpu()) {
                 tracing::info!(
                     "{shape} on a GPU: the best measured method, {} (BENCHMARKS.md, Time to the best known rank; --preset off walks as the other flags say)",
@@ -162,7 +166,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
 /// that [`engine_flags`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
 /// (with --cubes, the fixed cubes and unit terms).
 fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
-    engine.refuse_cubes_beside(args.from.is_some())?;
+    engine.refuse_cubes_beside(!args.from.is_empty())?;
     if let Some(dir) = &args.resume {
         let (cp, start) = resume_start(dir, index, islands, engine)?;
         let shape = cp.shape()?;
@@ -176,39 +180,56 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
             target: args.target_rank.unwrap_or(cp.target),
         });
     }
-    let scheme = match &args.from {
-        Some(path) => read_valid_f2(path)?,
-        None => engine.naive_start(args.size.expect("clap requires --size"))?,
-    };
-    let spec = engine.spec();
-    let group = spec.symmetry;
-    if !group.acts_on(scheme.shape()) {
-        bail!("--symmetry {group} needs a square shape; {} is not", scheme.shape());
-    }
-    // The start's terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
-    let fixed = match group {
-        Group::Trivial => None,
-        _ => Some(orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
-            let start = match &args.from {
-                Some(path) => path.display().to_string(),
-                None => format!("the start from --cubes {}", engine.cubes.join(",")),
+    let starts: Vec<(String, Scheme)> = match args.from.is_empty() {
+        true => {
+            let naive = engine.naive_start(args.size.expect("clap requires --size"))?;
+            let name = match engine.cubes.is_empty() {
+                true => "the naive scheme".to_owned(),
+                false => format!("the start from --cubes {}", engine.cubes.join(",")),
             };
-            anyhow::anyhow!(
-                "{start}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
-                group_words(group)
-            )
-        })?),
+            vec![(name, naive)]
+        }
+        false => read_starts(&args.from)?,
     };
-    if let (Some(size), Some(_)) = (args.size, &args.from) {
-        if size != scheme.shape() {
-            bail!("--size {size} does not match the shape {} of --from", scheme.shape());
+    let shape = starts[0].1.shape();
+    if let Some((name, other)) = starts.iter().find(|(_, s)| s.shape() != shape) {
+        bail!(
+            "{name}: a {} scheme, where {} is {shape}; --from takes schemes of one shape",
+            other.shape(),
+            starts[0].0
+        );
+    }
+    if let (Some(size), false) = (args.size, args.from.is_empty()) {
+        if size != shape {
+            bail!("--size {size} does not match the shape {shape} of --from");
         }
     }
-    let shape = scheme.shape();
+    let spec = engine.spec();
+    let group = spec.symmetry;
+    if !group.acts_on(shape) {
+        bail!("--symmetry {group} needs a square shape; {shape} is not");
+    }
+    // The starts' terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
+    let fixed = match group {
+        Group::Trivial => None,
+        _ => {
+            let mut fixed = Vec::new();
+            for (name, scheme) in &starts {
+                fixed.push(orbits(group, scheme).map(|o| o.fixed.len()).map_err(|_| {
+                    anyhow::anyhow!(
+                        "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+                        group_words(group)
+                    )
+                })?);
+            }
+            fixed.into_iter().min()
+        }
+    };
+    let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
     let best_known = args.best_known.or(best_known_rank(shape));
     let target = args
         .target_rank
-        .unwrap_or_else(|| default_target(shape, best_known, scheme.rank()));
+        .unwrap_or_else(|| default_target(shape, best_known, lowest));
     let bound = lower_bound(shape);
     if target < bound {
         tracing::warn!(
@@ -226,7 +247,10 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     }
     Ok(Begin {
         shape,
-        start: Start::from_scheme(scheme),
+        start: Start {
+            pool: starts.into_iter().map(|(_, s)| s).collect(),
+            ..Start::from_scheme(Scheme::naive(shape))
+        },
         out_dir: args
             .out
             .clone()
@@ -235,6 +259,45 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         target,
         best_known,
     })
+}
+
+/// The schemes of `--from`, each named by its file: every file given, and every scheme file in
+/// a folder given (files of no scheme format, a search's checkpoint and log among them, are
+/// passed over; a scheme file that does not read is an error naming it).
+fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, Scheme)>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("cannot read the folder {}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && has_scheme_extension(p) && !is_search_file(p))
+            .collect();
+        if found.is_empty() {
+            bail!("{}: no scheme files in this folder", path.display());
+        }
+        found.sort();
+        files.extend(found);
+    }
+    files
+        .into_iter()
+        .map(|f| Ok((f.display().to_string(), read_valid_f2(&f)?)))
+        .collect()
+}
+
+/// Whether `path` ends in a scheme format's extension (`.json`, `.m`, `.exp`, `.txt`, `.b32`).
+fn has_scheme_extension(path: &Path) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str());
+    extension.is_some_and(|e| Format::ALL.iter().any(|f| f.extension() == e))
+}
+
+/// Whether `path` is one of a search's own files, not a scheme (its checkpoint or event log).
+fn is_search_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == CHECKPOINT || n == crate::search::output::EVENTS)
 }
 
 /// Where a symmetric walk with `fixed` frozen fixed terms can stop on its way to `target`: its
@@ -363,7 +426,7 @@ pub struct ClimbReport {
 /// so) climbs again unless `--ladder off`. `--ladder on` where the start is given is refused;
 /// where it is moot (a job, a search that climbed already) it is said.
 fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result<bool> {
-    let start_given = args.from.is_some() || flags.symmetry() != SymmetryArg::Trivial || !flags.cubes.is_empty();
+    let start_given = !args.from.is_empty() || flags.symmetry() != SymmetryArg::Trivial || !flags.cubes.is_empty();
     let asked = flags.ladder == Some(LadderArg::On);
     if start_given && asked {
         bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
@@ -472,7 +535,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         (output, climb) = (Some(out), Some(report));
     }
     let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
-    let given = if args.from.is_some() || grown {
+    let given = if !args.from.is_empty() || grown {
         StartKind::Given
     } else {
         StartKind::Naive
