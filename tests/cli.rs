@@ -961,3 +961,32 @@ fn search_help_is_short_and_grouped_and_the_long_help_complete() {
     assert!(long.contains("Default: adaptive, per walker"), "{long}");
     assert!(long.lines().count() > lines.len());
 }
+
+/// The README's "Other commands" block runs as written: each line through `sh`, from a folder
+/// that sees the repository's tests/data, with this build's `flipgraph` first on the PATH.
+#[test]
+fn the_readmes_other_commands_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme
+        .split("## Other commands")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("README.md has an Other commands block");
+    let lines: Vec<&str> = block.lines().filter(|l| l.starts_with("flipgraph ")).collect();
+    assert!(lines.len() >= 15, "{} lines", lines.len());
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root.join("tests"), dir.path().join("tests")).unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_flipgraph")).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    for line in lines {
+        let done = Command::new("sh")
+            .args(["-c", line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(done.status.success(), "{line}\n{}", text(&done));
+    }
+}
