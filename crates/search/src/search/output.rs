@@ -30,7 +30,7 @@ const MAX_ELAPSED_S: f64 = 3.2e9;
 
 /// A search's time as a checkpoint records it: at most [`MAX_ELAPSED_S`], so that what is
 /// written is read back (a search resumed at the limit wrote a time past it, refused next).
-pub fn elapsed_s(elapsed: Duration) -> f64 {
+pub(crate) fn elapsed_s(elapsed: Duration) -> f64 {
     elapsed.as_secs_f64().min(MAX_ELAPSED_S)
 }
 
@@ -490,12 +490,33 @@ impl Output {
         }
     }
 
-    /// Writes a verified scheme in every chosen format; returns the paths.
+    /// Writes a verified scheme in every chosen format; returns the paths. A text larger than
+    /// any scheme file is read back ([`formats::MAX_SCHEME_BYTES`]) goes in the compact seed
+    /// format instead (a rank-65,536 8x8x8 start made a 27 MB json that no reader took), and
+    /// said; what is written is read back.
     pub fn write_scheme(&self, scheme: &Verified) -> Result<Vec<PathBuf>> {
         let int = IntScheme::from_f2(scheme);
         let mut paths = Vec::new();
-        for &format in &self.formats {
-            let text = formats::write(&int, format, Ring::F2)?;
+        for &chosen in &self.formats {
+            let mut format = chosen;
+            let mut text = formats::write(&int, format, Ring::F2)?;
+            if text.len() as u64 > formats::MAX_SCHEME_BYTES && format != Format::Seed {
+                format = Format::Seed;
+                text = formats::write(&int, format, Ring::F2)?;
+                tracing::warn!(
+                    "{} rank {}: too large for a {chosen} file that can be read back; written as {format}",
+                    scheme.shape(),
+                    scheme.rank()
+                );
+            }
+            if text.len() as u64 > formats::MAX_SCHEME_BYTES {
+                tracing::warn!(
+                    "{} rank {}: too large for any scheme file that can be read back; kept in the checkpoint only",
+                    scheme.shape(),
+                    scheme.rank()
+                );
+                continue;
+            }
             let path = self
                 .dir
                 .join(format!("{}-r{}.{}", scheme.shape(), scheme.rank(), format.extension()));
@@ -531,9 +552,28 @@ impl Output {
 
 #[cfg(test)]
 mod tests {
-    use super::rescue;
+    use super::{rescue, Output};
+    use flipgraph_core::formats::{self, Format};
     use flipgraph_core::verify::Verified;
     use flipgraph_core::{Scheme, Shape};
+
+    /// Audit item 9: a scheme whose json is larger than the readers take is written as a seed,
+    /// which reads back whole.
+    #[test]
+    fn a_result_too_large_for_its_format_is_written_so_that_it_reads_back() {
+        let shape = Shape::square(8).unwrap();
+        let mut terms = Scheme::naive(shape).into_terms();
+        let first = terms[0];
+        terms.extend(std::iter::repeat_n(first, 40_000));
+        let huge = Verified::new(Scheme::new(shape, terms).unwrap()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::open(dir.path(), vec![Format::PerminovJson], false).unwrap();
+        let paths = out.write_scheme(&huge).unwrap();
+        assert_eq!(paths.len(), 1);
+        assert_eq!(paths[0].extension().unwrap(), "b32", "{paths:?}");
+        let back = formats::read_path(&paths[0]).unwrap().f2();
+        assert_eq!(back.rank(), huge.rank());
+    }
 
     #[test]
     fn a_rescue_goes_to_a_fresh_private_folder_and_never_through_a_planted_link() {
