@@ -990,3 +990,38 @@ fn the_readmes_other_commands_run_as_written() {
         assert!(done.status.success(), "{line}\n{}", text(&done));
     }
 }
+
+/// Every command's inputs say what they are: no positional argument of any subcommand is left
+/// without a description in its help.
+#[test]
+fn every_commands_arguments_are_described() {
+    let top = bin().arg("--help").output().unwrap();
+    let top = String::from_utf8(top.stdout).unwrap();
+    let commands: Vec<&str> = top
+        .split("Commands:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&c| c != "help")
+        .collect();
+    assert!(commands.len() >= 20, "{commands:?}");
+    for command in commands {
+        let help = bin().args([command, "-h"]).output().unwrap();
+        let help = String::from_utf8(help.stdout).unwrap();
+        let Some(arguments) = help.split("Arguments:\n").nth(1) else {
+            continue;
+        };
+        for line in arguments.lines().take_while(|l| l.starts_with("  ")) {
+            let described = line
+                .trim()
+                .split_once(char::is_whitespace)
+                .is_some_and(|(_, rest)| !rest.trim().is_empty());
+            assert!(
+                described,
+                "`flipgraph {command}`: an argument without a description: {line}"
+            );
+        }
+    }
+}

@@ -25,9 +25,13 @@ fn parse_dim(s: &str) -> Result<Dim, String> {
 
 /// The Kronecker product: <n1,m1,p1> and <n2,m2,p2> give <n1n2,m1m2,p1p2> of rank r1*r2.
 #[derive(clap::Args)]
-#[command(after_help = "Example: flipgraph product strassen.m 4x4x4-r47.exp --to json -o 8x8x8-r329.json")]
+#[command(
+    after_help = "Example: flipgraph product tests/data/2x2x2-r7-strassen.m tests/data/2x2x2-r7-strassen.m -o 4x4x4-r49.json"
+)]
 pub struct ProductArgs {
+    /// The first factor's scheme (valid; any format).
     first: PathBuf,
+    /// The second factor's scheme (valid; any format).
     second: PathBuf,
     #[command(flatten)]
     write: WriteArgs,
@@ -36,7 +40,7 @@ pub struct ProductArgs {
 /// The sum along a dimension: <n,m,p1> and <n,m,p2> give <n,m,p1+p2> (or along n or m) of
 /// rank r1+r2, the second's indices after the first's.
 #[derive(clap::Args)]
-#[command(after_help = "Example: flipgraph sum 4x4x4-r47.exp 4x4x4-r47.exp --dim p -o 4x4x8-r94.json")]
+#[command(after_help = "Example: flipgraph sum 4x4x4-r49.json 4x4x4-r49.json --dim p -o 4x4x8-r98.json")]
 pub struct SumArgs {
     /// The first scheme (valid).
     first: PathBuf,
@@ -52,7 +56,7 @@ pub struct SumArgs {
 /// Split <n,m,p> along a dimension into <n,m,at> and <n,m,p-at> (or along n or m), each the
 /// scheme restricted to its indices: the inverse of `sum`.
 #[derive(clap::Args)]
-#[command(after_help = "Example: flipgraph split 4x4x8-r94.json --dim p --at 4 first.json second.json")]
+#[command(after_help = "Example: flipgraph split 4x4x8-r98.json --dim p --at 4 first.json second.json")]
 pub struct SplitArgs {
     /// The scheme to split (valid).
     input: PathBuf,
@@ -87,6 +91,7 @@ pub struct ConstructArgs {
 /// Extend <n,m,p> to <n+1,m,p> (or m+1, p+1) by adding the terms of the new slice.
 #[derive(clap::Args)]
 pub struct ExtendArgs {
+    /// The scheme to extend (valid; any format).
     input: PathBuf,
     /// The dimension to grow: n, m or p.
     #[arg(long, value_parser = parse_dim)]
@@ -98,6 +103,7 @@ pub struct ExtendArgs {
 /// Project <n,m,p> to <n-1,m,p> (or m-1, p-1) by dropping one index; vanishing terms are removed.
 #[derive(clap::Args)]
 pub struct ProjectArgs {
+    /// The scheme to project (valid; any format).
     input: PathBuf,
     /// The dimension to shrink: n, m or p.
     #[arg(long, value_parser = parse_dim)]
@@ -112,6 +118,7 @@ pub struct ProjectArgs {
 /// A symmetry of one scheme: rotate (<n,m,p> to <m,p,n>) or transpose (<n,m,p> to <p,m,n>).
 #[derive(clap::Args)]
 pub struct SymmetryArgs {
+    /// The scheme (valid; any format).
     input: PathBuf,
     #[command(flatten)]
     write: WriteArgs,

@@ -20,7 +20,9 @@ const MAX_PATH_BYTES: u64 = 64 << 20;
 /// `path` module) that turns scheme A into scheme B of the same shape, over F2.
 #[derive(clap::Args)]
 pub struct PathArgs {
+    /// Scheme A, where the path starts (valid over F2; any format).
     from: PathBuf,
+    /// Scheme B, where it ends (valid over F2, of A's shape).
     to: PathBuf,
     /// Where to write the path (default: standard output).
     #[arg(short, long)]
@@ -30,7 +32,9 @@ pub struct PathArgs {
 /// Replay a path from a scheme: every move must apply; the end must verify (and equal --target).
 #[derive(clap::Args)]
 pub struct ReplayArgs {
+    /// The scheme the path starts from (valid over F2; any format).
     from: PathBuf,
+    /// The path file (`flipgraph path` writes one).
     path: PathBuf,
     /// The scheme the path must arrive at exactly.
     #[arg(long)]
