@@ -1025,3 +1025,40 @@ fn every_commands_arguments_are_described() {
         }
     }
 }
+
+/// Ctrl-C ends a long lift at once, saying nothing was written (it ran on for a minute and more
+/// before: audit item 13).
+#[test]
+fn ctrl_c_ends_a_long_lift_at_once() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lifted.json");
+    let mut child = bin()
+        .arg("lift")
+        .arg(data.join("7x7x7-r245-seed.b32"))
+        .arg("-o")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "the lift ended before the signal");
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed().as_secs() < 5, "the lift ran on after Ctrl-C");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(said.contains("interrupted: no lift written"), "{said}");
+    assert!(!out.exists());
+}

@@ -32,6 +32,22 @@ pub enum LiftError {
         /// The highest power of two lifted to.
         bits: u32,
     },
+    /// No lift on the scheme's support was found, and the general system is too large to
+    /// hold ([`MAX_SYSTEM_BYTES`]): not tried.
+    #[error("no lift with signs on the scheme's support; the general system would take {} MiB (more than {} MiB), so it was not tried", bytes >> 20, MAX_SYSTEM_BYTES >> 20)]
+    TooLarge {
+        /// The bytes the general system's matrix would take.
+        bytes: u64,
+    },
+}
+
+/// The largest linear system [`lift`] builds: 2 GiB of matrix (8x8x8 at rank 256 or so; a
+/// rank-65,536 8x8x8 scheme's would take 400 GB, and the lift was killed at 24 GB).
+pub const MAX_SYSTEM_BYTES: u64 = 2 << 30;
+
+/// The bytes of the matrix of a system of `rows` equations in `cols` unknowns.
+fn system_bytes(rows: usize, cols: usize) -> u64 {
+    rows as u64 * (cols as u64 + 1).div_ceil(64) * 8
 }
 
 /// A dense matrix over F2, one bit-vector per row.
@@ -65,8 +81,9 @@ impl BitMatrix {
     }
 
     /// Solves `A x = b` (b as the extra column `cols`) by reduction to row echelon form; None
-    /// when inconsistent. Consumes the matrix.
-    fn solve(mut self, b: &[bool]) -> Option<Solution> {
+    /// when inconsistent. Consumes the matrix. The kernel's basis only `with_kernel` (it takes
+    /// a vector of `cols` per free unknown: gigabytes for a large scheme's general system).
+    fn solve(mut self, b: &[bool], with_kernel: bool) -> Option<Solution> {
         let rhs = self.cols;
         for (r, &bit) in b.iter().enumerate() {
             if bit {
@@ -106,7 +123,7 @@ impl BitMatrix {
             is_pivot[c] = true;
         }
         let kernel = (0..self.cols)
-            .filter(|&f| !is_pivot[f])
+            .filter(|&f| with_kernel && !is_pivot[f])
             .map(|f| {
                 let mut v = vec![false; self.cols];
                 v[f] = true;
@@ -215,7 +232,7 @@ pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError>
 
     // Signs on the support: x = x0 + 2 d (mod 4), read as -1 where d = 1.
     let support = unknowns(s, false);
-    if let Some(sol) = jacobian(s, &support).solve(&rhs(&start, 1)) {
+    if let Some(sol) = jacobian(s, &support).solve(&rhs(&start, 1), true) {
         let mut rng = WyRand::new(0x11f7);
         let mut d = sol.particular.clone();
         for attempt in 0..tries.max(1) {
@@ -240,10 +257,15 @@ pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError>
 
     // The general lift: every coefficient may move, level after level.
     let all = unknowns(s, true);
+    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
+    let bytes = system_bytes(nu * nv * nw, all.len());
+    if bytes > MAX_SYSTEM_BYTES {
+        return Err(LiftError::TooLarge { bytes });
+    }
     let bits = bits.clamp(2, 40);
     let mut x = start;
     for k in 1..bits {
-        let Some(sol) = jacobian(s, &all).solve(&rhs(&x, k)) else {
+        let Some(sol) = jacobian(s, &all).solve(&rhs(&x, k), false) else {
             return Err(if k == 1 {
                 LiftError::NoLift
             } else {
@@ -287,13 +309,24 @@ mod tests {
         m.flip(0, 0);
         m.flip(0, 1);
         m.flip(1, 1);
-        let sol = m.solve(&[true, true]).unwrap();
+        let sol = m.solve(&[true, true], true).unwrap();
         assert_eq!(sol.particular, vec![false, true]);
         assert!(sol.kernel.is_empty());
         // x0 = 1 and x0 = 0
         let mut m = BitMatrix::new(2, 1);
         m.flip(0, 0);
         m.flip(1, 0);
-        assert!(m.solve(&[true, false]).is_none());
+        assert!(m.solve(&[true, false], true).is_none());
+    }
+
+    #[test]
+    fn a_system_too_large_to_hold_is_refused_before_it_is_built() {
+        // 8x8x8 at rank 65,536: 262,144 equations in 12.6 million unknowns, some 400 GB.
+        let bytes = system_bytes(1 << 18, 65_536 * 192);
+        assert!(bytes > 300 << 30, "{bytes}");
+        // Naive 8x8x8 (rank 512) lifts as it is, on its support, before any general system.
+        assert!(system_bytes(1 << 18, 512 * 192) > MAX_SYSTEM_BYTES);
+        let naive = Scheme::naive(Shape::square(8).unwrap());
+        assert_eq!(verify_z(&lift(&naive, 1, 8).unwrap()), Ok(()));
     }
 }

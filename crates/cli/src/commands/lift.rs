@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
 
 use crate::schemes::read_checked;
@@ -39,6 +39,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.tries,
         args.bits
     );
+    // Nothing is written before the lift ends: Ctrl-C (or SIGTERM) ends it at once.
+    ctrlc::set_handler(|| {
+        eprintln!("interrupted: no lift written");
+        std::process::exit(130);
+    })
+    .context("cannot install the Ctrl-C handler")?;
     let started = std::time::Instant::now();
     let lifted = lift(&scheme, args.tries, args.bits);
     tracing::info!("lift finished in {:.1}s", started.elapsed().as_secs_f64());
