@@ -344,7 +344,7 @@ impl<'a> Driver<'a> {
         self.report_sharing(walk_time)?;
         match outcome {
             Stop::Interrupted => self.lifts.abandon(),
-            _ => self.lifts.finish(),
+            _ => self.lifts.finish(stop),
         }
         Ok(Summary {
             best: self.pool.best().cloned().expect("non-empty pool"),

@@ -2,7 +2,9 @@
 //! integers (in the background) so that the record holds over Z as well when it can.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
@@ -11,53 +13,103 @@ use flipgraph_core::verify::{verify_z, Verified};
 
 use crate::atomic_file::replace_own_file;
 
-/// The lifts under way, one per record scheme.
+/// A record to lift: the scheme, and where its lift goes in which format.
+struct Job {
+    scheme: Verified,
+    path: PathBuf,
+    format: Format,
+}
+
+/// The lifts of the records: one at a time (a lift of a large scheme takes minutes and
+/// gigabytes), and of those found meanwhile only the latest, which supersedes the others.
 #[derive(Default)]
 pub struct Lifts {
-    running: Vec<(usize, JoinHandle<Result<Option<PathBuf>>>)>,
+    running: Option<(usize, JoinHandle<Result<Option<PathBuf>>>)>,
+    next: Option<Job>,
 }
 
 impl Lifts {
-    /// Starts lifting `scheme` to Z; the lift (verified over Z) goes to `path` when one exists.
+    /// Lifts `scheme` to Z when no lift runs, else after the one running (replacing a record
+    /// waiting for its turn); the lift (verified over Z) goes to `path` when one exists.
     pub fn start(&mut self, scheme: &Verified, path: PathBuf, format: Format) {
-        let rank = scheme.rank();
-        let scheme = scheme.clone();
-        let handle = std::thread::spawn(move || {
-            let Ok(z) = lift(&scheme, DEFAULT_TRIES, DEFAULT_BITS) else {
-                return Ok(None);
-            };
-            // The lift is written only once it is proved valid over Z, like every other scheme.
-            verify_z(&z).map_err(|d| anyhow::anyhow!("the lift of rank {} is not valid over Z: {d}", z.rank()))?;
-            let text = formats::write(&z, format, Ring::Z)?;
-            replace_own_file(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(Some(path))
-        });
-        self.running.push((rank, handle));
+        let job = Job {
+            scheme: scheme.clone(),
+            path,
+            format,
+        };
+        if let Some(superseded) = self.next.replace(job) {
+            tracing::info!(
+                "the lift of rank {} is superseded by rank {}",
+                superseded.scheme.rank(),
+                scheme.rank()
+            );
+        }
+        self.reap();
     }
 
-    /// Waits for the lifts and says what each gave.
-    pub fn finish(self) {
-        if !self.running.is_empty() {
-            tracing::info!("waiting for the lift of the record schemes to Z ...");
+    /// Reports the running lift if it ended, and starts the next when none runs.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(|(_, h)| h.is_finished()) {
+            let (rank, handle) = self.running.take().expect("a running lift");
+            report(rank, handle);
         }
-        for (rank, handle) in self.running {
-            match handle.join() {
-                Ok(Ok(Some(path))) => {
-                    tracing::warn!("the record of rank {rank} lifts to Z: {} (verified)", path.display())
-                }
-                Ok(Ok(None)) => tracing::warn!(
-                    "the record of rank {rank} has no lift to Z that the lifter finds (it holds over F2)"
-                ),
-                Ok(Err(e)) => tracing::error!("lifting the record of rank {rank}: {e:#}"),
-                Err(_) => tracing::error!("lifting the record of rank {rank} failed unexpectedly"),
+        if self.running.is_none() {
+            if let Some(job) = self.next.take() {
+                self.running = Some((job.scheme.rank(), std::thread::spawn(move || lift_to_file(job))));
             }
+        }
+    }
+
+    /// Waits for the lifts and says what each gave; `stop` (Ctrl-C, a signal) abandons them at
+    /// once.
+    pub fn finish(mut self, stop: &AtomicBool) {
+        if self.running.is_some() || self.next.is_some() {
+            tracing::info!("waiting for the lift of the record schemes to Z (Ctrl-C abandons it) ...");
+        }
+        loop {
+            self.reap();
+            if self.running.is_none() {
+                return;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return self.abandon();
+            }
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 
     /// Leaves the lifts unfinished (an interrupted search does not wait for them).
     pub fn abandon(self) {
-        for (rank, _) in &self.running {
+        let ranks = self
+            .running
+            .iter()
+            .map(|(rank, _)| *rank)
+            .chain(self.next.iter().map(|j| j.scheme.rank()));
+        for rank in ranks {
             tracing::warn!("the lift of the record of rank {rank} was not finished; run `flipgraph lift` on its file");
         }
+    }
+}
+
+/// Lifts a record and writes the lift, proved valid over Z first like every other scheme.
+fn lift_to_file(job: Job) -> Result<Option<PathBuf>> {
+    let Ok(z) = lift(&job.scheme, DEFAULT_TRIES, DEFAULT_BITS) else {
+        return Ok(None);
+    };
+    verify_z(&z).map_err(|d| anyhow::anyhow!("the lift of rank {} is not valid over Z: {d}", z.rank()))?;
+    let text = formats::write(&z, job.format, Ring::Z)?;
+    replace_own_file(&job.path, text.as_bytes()).with_context(|| format!("cannot write {}", job.path.display()))?;
+    Ok(Some(job.path))
+}
+
+/// Says what the lift of the record of `rank` gave.
+fn report(rank: usize, handle: JoinHandle<Result<Option<PathBuf>>>) {
+    match handle.join() {
+        Ok(Ok(Some(path))) => tracing::warn!("the record of rank {rank} lifts to Z: {} (verified)", path.display()),
+        Ok(Ok(None)) => {
+            tracing::warn!("the record of rank {rank} has no lift to Z that the lifter finds (it holds over F2)")
+        }
+        Ok(Err(e)) => tracing::error!("lifting the record of rank {rank}: {e:#}"),
+        Err(_) => tracing::error!("lifting the record of rank {rank} failed unexpectedly"),
     }
 }
