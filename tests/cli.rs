@@ -1060,5 +1060,7 @@ fn ctrl_c_ends_a_long_lift_at_once() {
     let mut said = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
     assert!(said.contains("interrupted: no lift written"), "{said}");
+    // It said where it was meanwhile (it was silent for 88 s before).
+    assert!(said.contains("lift: signs on the support"), "{said}");
     assert!(!out.exists());
 }

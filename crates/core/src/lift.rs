@@ -221,17 +221,56 @@ pub const DEFAULT_TRIES: usize = 200;
 /// How far the general lift goes by default: `2^DEFAULT_BITS`.
 pub const DEFAULT_BITS: u32 = 24;
 
+/// Where a lift is, for progress reports ([`lift_reporting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LiftStage {
+    /// Solving for signs on the scheme's support: `equations` x `unknowns` over F2.
+    Signs {
+        /// Rows of the system.
+        equations: usize,
+        /// Columns of the system.
+        unknowns: usize,
+    },
+    /// The general lift, solving for the digit of `2^level` (of `bits`).
+    Level {
+        /// The power of two being solved for.
+        level: u32,
+        /// The last power.
+        bits: u32,
+        /// Rows of the system.
+        equations: usize,
+        /// Columns of the system.
+        unknowns: usize,
+    },
+}
+
 /// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
 /// `tries` random vectors of the sign solutions are checked, and the general lift goes to
 /// `2^bits` (at most 40, so products of three coefficients stay within `i128`).
 pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError> {
+    lift_reporting(s, tries, bits, &mut |_| {})
+}
+
+/// [`lift`], calling `report` as each stage begins (a large scheme's lift takes minutes).
+pub fn lift_reporting(
+    s: &Scheme,
+    tries: usize,
+    bits: u32,
+    report: &mut dyn FnMut(LiftStage),
+) -> Result<IntScheme, LiftError> {
     crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
+    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
+    let equations = nu * nv * nw;
     let start = IntScheme::from_f2(s);
     // The right-hand side at level 1: (T - F(x0)) / 2 mod 2.
     let rhs = |x: &IntScheme, k: u32| -> Vec<bool> { residual(x).iter().map(|&r| (-r >> k) & 1 == 1).collect() };
 
     // Signs on the support: x = x0 + 2 d (mod 4), read as -1 where d = 1.
     let support = unknowns(s, false);
+    report(LiftStage::Signs {
+        equations,
+        unknowns: support.len(),
+    });
     if let Some(sol) = jacobian(s, &support).solve(&rhs(&start, 1), true) {
         let mut rng = WyRand::new(0x11f7);
         let mut d = sol.particular.clone();
@@ -257,14 +296,19 @@ pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError>
 
     // The general lift: every coefficient may move, level after level.
     let all = unknowns(s, true);
-    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
-    let bytes = system_bytes(nu * nv * nw, all.len());
+    let bytes = system_bytes(equations, all.len());
     if bytes > MAX_SYSTEM_BYTES {
         return Err(LiftError::TooLarge { bytes });
     }
     let bits = bits.clamp(2, 40);
     let mut x = start;
     for k in 1..bits {
+        report(LiftStage::Level {
+            level: k,
+            bits,
+            equations,
+            unknowns: all.len(),
+        });
         let Some(sol) = jacobian(s, &all).solve(&rhs(&x, k), false) else {
             return Err(if k == 1 {
                 LiftError::NoLift
@@ -297,7 +341,16 @@ mod tests {
     #[test]
     fn naive_schemes_lift_as_they_are() {
         let s = Scheme::naive(Shape::new(2, 3, 2).unwrap());
-        let z = lift(&s, 4, 8).unwrap();
+        let mut stages = Vec::new();
+        let z = lift_reporting(&s, 4, 8, &mut |stage| stages.push(stage)).unwrap();
+        // Signs on the support suffice: one stage, its system's size said.
+        assert_eq!(
+            stages,
+            [LiftStage::Signs {
+                equations: 6 * 6 * 4,
+                unknowns: 3 * 12
+            }]
+        );
         assert_eq!(verify_z(&z), Ok(()));
         assert_eq!(z.mod2(), s);
     }

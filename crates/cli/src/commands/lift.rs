@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
+use flipgraph_core::lift::{lift_reporting, LiftStage, DEFAULT_BITS, DEFAULT_TRIES};
 
 use crate::schemes::read_checked;
 use crate::write::{write_verified, WriteArgs};
@@ -46,7 +46,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
     .context("cannot install the Ctrl-C handler")?;
     let started = std::time::Instant::now();
-    let lifted = lift(&scheme, args.tries, args.bits);
+    let lifted = lift_reporting(&scheme, args.tries, args.bits, &mut |stage| {
+        match stage {
+        LiftStage::Signs { equations, unknowns } => {
+            tracing::info!("lift: signs on the support, {equations} equations in {unknowns} unknowns over F2")
+        }
+        LiftStage::Level {
+            level,
+            bits,
+            equations,
+            unknowns,
+        } => tracing::info!(
+            "lift: the general system, digit {level} of {bits} ({equations} equations in {unknowns} unknowns), {:.1}s in",
+            started.elapsed().as_secs_f64()
+        ),
+    }
+    });
     tracing::info!("lift finished in {:.1}s", started.elapsed().as_secs_f64());
     match lifted {
         Ok(z) => {
