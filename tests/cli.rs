@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{bin, flipgraph, json_of, text};
+use common::{bin, flipgraph, interrupt, json_of, text};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -1042,23 +1042,8 @@ fn ctrl_c_ends_a_long_lift_at_once() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    assert!(child.try_wait().unwrap().is_none(), "the lift ended before the signal");
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(started.elapsed().as_secs() < 5, "the lift ran on after Ctrl-C");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let (status, said) = interrupt(&mut child, std::time::Duration::from_secs(5));
     assert_eq!(status.code(), Some(130));
-    let mut said = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
     assert!(said.contains("interrupted: no lift written"), "{said}");
     // It said where it was meanwhile (it was silent for 88 s before).
     assert!(said.contains("lift: signs on the support"), "{said}");

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{bin, flipgraph, text};
+use common::{bin, flipgraph, interrupt, text};
 use serde_json::Value;
 
 /// The JSON lines a `search --json` printed, by event name.
@@ -352,28 +352,7 @@ fn ctrl_c_abandons_a_records_lift_at_once() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_secs(3));
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the search ended before the lift was waited for"
-    );
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            started.elapsed().as_secs() < 10,
-            "the search waited on for the lift after Ctrl-C"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut said = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    let (status, said) = interrupt(&mut child, std::time::Duration::from_secs(10));
     assert!(status.success(), "{said}");
     assert!(
         said.contains("the lift of the record of rank 245 was not finished"),

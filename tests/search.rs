@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, json_lines, text};
+use common::{bin, json_lines, signal, text};
 
 /// The result files (one per rank reached) of an output folder.
 fn results(dir: &Path) -> Vec<PathBuf> {
@@ -86,6 +86,21 @@ fn search_4x4x4(extra: &[&str]) -> Command {
     cmd
 }
 
+/// A short search of 4x4x4 (0.3 s) into `out`, which must succeed: a folder to resume.
+fn short_search(out: &Path) {
+    let done = search_4x4x4(&["--time", "0.3s", "--out"]).arg(out).output().unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+}
+
+/// Sets `fields` of the checkpoint in `dir`, for a resume to meet (an extreme or damaged one).
+fn set_checkpoint(dir: &Path, fields: &[(&str, serde_json::Value)]) {
+    let mut cp = checkpoint(dir);
+    for (key, value) in fields {
+        cp[*key] = value.clone();
+    }
+    std::fs::write(dir.join("checkpoint.json"), cp.to_string()).unwrap();
+}
+
 /// Runs `flipgraph search --backend cpu --threads 2 --time TIME` with `extra` to a successful
 /// end; what it printed.
 fn cpu_search(time: &str, extra: &[&str]) -> String {
@@ -119,14 +134,6 @@ fn wait_for_progress(dir: &Path, checkpoint: bool) {
         sleep(Duration::from_millis(50));
     }
     sleep(Duration::from_millis(600));
-}
-
-fn signal(child: &Child, sig: &str) {
-    let status = Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 /// The lowest rank among a checkpoint's schemes.
@@ -733,8 +740,7 @@ fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
 fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
-    assert!(first.status.success(), "{}", text(&first));
+    short_search(&out);
     let events = out.join("events.jsonl");
     let mut log = std::fs::read_to_string(&events).unwrap();
     log.push_str("{\"event\":\"progress\",\"t\":1.2"); // a crash mid-line
@@ -1168,8 +1174,7 @@ fn a_full_disk_loses_nothing_found_and_the_search_resumes_from_the_last_good_che
 fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
-    assert!(first.status.success(), "{}", text(&first));
+    short_search(&out);
     let good = std::fs::read_to_string(out.join("checkpoint.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&good).unwrap();
     let with = |key: &str, value: serde_json::Value| {
@@ -1387,12 +1392,9 @@ fn a_resumed_climb_goes_on_from_each_rungs_checkpoint() {
 fn counters_near_their_limit_saturate_on_resume() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
-    assert!(first.status.success(), "{}", text(&first));
-    let mut cp = checkpoint(&out);
-    cp["steps"] = serde_json::json!(u64::MAX - 5);
-    cp["vertices"] = serde_json::json!(u64::MAX - 5);
-    std::fs::write(out.join("checkpoint.json"), cp.to_string()).unwrap();
+    short_search(&out);
+    let near = serde_json::json!(u64::MAX - 5);
+    set_checkpoint(&out, &[("steps", near.clone()), ("vertices", near)]);
     let done = resume(&out, "0.3s");
     assert!(done.status.success(), "{}", text(&done));
     let cp = checkpoint(&out);
@@ -1406,11 +1408,8 @@ fn counters_near_their_limit_saturate_on_resume() {
 fn a_checkpoint_at_the_time_limit_resumes_and_writes_one_that_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let first = search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out).output().unwrap();
-    assert!(first.status.success(), "{}", text(&first));
-    let mut cp = checkpoint(&out);
-    cp["elapsed_s"] = serde_json::json!(3.2e9);
-    std::fs::write(out.join("checkpoint.json"), cp.to_string()).unwrap();
+    short_search(&out);
+    set_checkpoint(&out, &[("elapsed_s", serde_json::json!(3.2e9))]);
     for _ in 0..2 {
         let done = resume(&out, "0.3s");
         assert!(done.status.success(), "{}", text(&done));

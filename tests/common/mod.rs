@@ -1,8 +1,10 @@
-//! Helpers shared by the end-to-end tests (tests/cli.rs, tests/gpu.rs, tests/search.rs): the
-//! binary under test, run with arguments, and what it printed (as text or JSON).
+//! Helpers shared by the end-to-end tests (tests/cli.rs, tests/gpu.rs, tests/search.rs,
+//! tests/records.rs): the binary under test, run with arguments, signalled, and what it printed
+//! (as text or JSON).
 #![allow(dead_code)] // each test file uses its own subset
 
-use std::process::{Command, Output};
+use std::process::{Child, Command, ExitStatus, Output};
+use std::time::{Duration, Instant};
 
 /// The `flipgraph` binary under test, as a command to configure.
 pub fn bin() -> Command {
@@ -49,4 +51,31 @@ pub fn assert_results_verify(dir: &std::path::Path) {
             );
         }
     }
+}
+
+/// Sends `sig` (`-INT`, `-KILL`, ...) to `child`.
+pub fn signal(child: &Child, sig: &str) {
+    let status = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Ctrl-C to `child`, which must still be running, and its end within `limit`: its status and
+/// what it printed on standard error (which must be piped).
+pub fn interrupt(child: &mut Child, limit: Duration) -> (ExitStatus, String) {
+    assert!(child.try_wait().unwrap().is_none(), "it ended before the signal");
+    signal(child, "-INT");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < limit, "it ran on after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("a piped stderr"), &mut said).unwrap();
+    (status, said)
 }
