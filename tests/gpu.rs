@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_results_verify, bin, flipgraph, json_lines, json_of, text};
+use common::{assert_group_search, assert_results_verify, bin, flipgraph, json_lines, json_of, text};
 
 /// The rows of a 2-second `bench --backend gpu --json` with `args` (what to measure and how),
 /// with `CUDA_VISIBLE_DEVICES` set when given.
@@ -305,42 +305,9 @@ fn a_symmetric_start_whose_fixed_terms_cancel_hands_back_the_cancelled_scheme() 
 fn searches_under_z2_and_c6_write_verified_invariant_schemes() {
     require_gpu();
     let dir = tempfile::tempdir().unwrap();
-    for (group, args) in [
-        (
-            "c6",
-            &["--size", "6", "--cubes", "110000,001100,000011", "--plus-cap", "216"][..],
-        ),
-        ("z2", &["--size", "3x4x5"][..]),
-    ] {
-        let out_dir = dir.path().join(group);
-        let out = bin()
-            .args([
-                "search",
-                "--backend",
-                "gpu",
-                "--symmetry",
-                group,
-                "--time",
-                "3s",
-                "--out",
-            ])
-            .arg(&out_dir)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{group}: {}", text(&out));
-        assert_results_verify(&out_dir);
-        let mut written = 0;
-        for entry in std::fs::read_dir(&out_dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "json") && path.to_string_lossy().contains("-r") {
-                let info = text(&flipgraph(&["info", path.to_str().unwrap()]));
-                assert!(info.contains(&format!("{group} (")), "{}: {info}", path.display());
-                written += 1;
-            }
-        }
-        assert!(written > 1, "{group}: the search wrote {written} schemes");
-    }
+    let c6 = ["--size", "6", "--cubes", "110000,001100,000011", "--plus-cap", "216"];
+    assert_group_search(dir.path(), "gpu", "c6", &c6);
+    assert_group_search(dir.path(), "gpu", "z2", &["--size", "3x4x5"]);
 }
 
 /// Flips per step of a 2-second bench from `start` with `--gpu-partners partners`.

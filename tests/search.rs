@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{bin, json_lines, signal, text};
+use common::{assert_group_search, bin, json_lines, signal, text};
 
 /// The result files (one per rank reached) of an output folder.
 fn results(dir: &Path) -> Vec<PathBuf> {
@@ -763,6 +763,15 @@ fn a_torn_last_event_line_is_ended_before_the_resume_appends() {
     );
     let plot = bin().arg("plot").arg(&out).output().unwrap();
     assert!(plot.status.success(), "{}", text(&plot));
+}
+
+/// The CPU walks z2 (a rectangular shape) and c6 (a square one, from the naive scheme) as the
+/// GPU does: every scheme written is verified and invariant (issue 53).
+#[test]
+fn searches_under_z2_and_c6_on_the_cpu_write_verified_invariant_schemes() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_group_search(dir.path(), "cpu", "z2", &["--size", "3x4x5"]);
+    assert_group_search(dir.path(), "cpu", "c6", &["--size", "4"]);
 }
 
 #[test]

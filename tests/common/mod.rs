@@ -79,3 +79,38 @@ pub fn interrupt(child: &mut Child, limit: Duration) -> (ExitStatus, String) {
     std::io::Read::read_to_string(&mut child.stderr.take().expect("a piped stderr"), &mut said).unwrap();
     (status, said)
 }
+
+/// Runs a 3-second search under `group` on `backend` with `args` into `dir/GROUP`, and checks
+/// that it wrote more than one scheme, each verified and invariant under the group (as
+/// `flipgraph info` says).
+#[allow(dead_code)] // Not every test crate searches under a group.
+pub fn assert_group_search(dir: &std::path::Path, backend: &str, group: &str, args: &[&str]) {
+    let out_dir = dir.join(group);
+    let out = bin()
+        .args([
+            "search",
+            "--backend",
+            backend,
+            "--symmetry",
+            group,
+            "--time",
+            "3s",
+            "--out",
+        ])
+        .arg(&out_dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{group}: {}", text(&out));
+    assert_results_verify(&out_dir);
+    let mut written = 0;
+    for entry in std::fs::read_dir(&out_dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") && path.to_string_lossy().contains("-r") {
+            let info = text(&flipgraph(&["info", path.to_str().unwrap()]));
+            assert!(info.contains(&format!("{group} (")), "{}: {info}", path.display());
+            written += 1;
+        }
+    }
+    assert!(written > 1, "{group}: the search wrote {written} schemes");
+}

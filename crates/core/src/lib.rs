@@ -12,8 +12,8 @@
 //!   walk for the nvptx64 target.
 //! - [`scheme`], [`verify`], [`walk`] (feature `alloc`): schemes as vectors of terms, exact
 //!   verification over F2 and Z, and the single-scheme random walk.
-//! - [`symmetry`] (feature `alloc`): schemes invariant under the cyclic symmetry of square
-//!   shapes, as orbits, with their moves and their own walk.
+//! - [`group`] and [`symmetry`] (feature `alloc`): the symmetry groups (C3, Z2, C6), schemes
+//!   invariant under them as orbits, their moves, and one walk generic over the group.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
 //!
 //! ```

@@ -447,8 +447,8 @@ choices!(
     SymmetryArg => Group {
         Trivial => "none", "Every scheme: the plain flip graph";
         C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); on a GPU the fixed terms stay frozen and reductions are merges";
-        Z2 => "z2", "Any shape: only schemes invariant under reversing every index (A, B, C -> J A J, J B J, J C J, J the anti-identity), moved orbit by orbit; GPU only; the start must be invariant (the naive scheme is)";
-        C6 => "c6", "Square shapes: invariant under both the rotation of c3 and the reversal of z2 (the group of Moosbauer and Poole's 6x6x6 rank 153); GPU only; with --cubes the cube patterns must be mirror images of each other as a set";
+        Z2 => "z2", "Any shape: only schemes invariant under reversing every index (A, B, C -> J A J, J B J, J C J, J the anti-identity), moved orbit by orbit, fixed terms frozen; the start must be invariant (the naive scheme is)";
+        C6 => "c6", "Square shapes: invariant under both the rotation of c3 and the reversal of z2 (the group of Moosbauer and Poole's 6x6x6 rank 153), fixed terms frozen; with --cubes the cube patterns must be mirror images of each other as a set";
     }
 );
 

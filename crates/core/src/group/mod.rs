@@ -219,6 +219,140 @@ impl Reversal {
     }
 }
 
+/// The next factor index, mod 3.
+const NEXT: [usize; 3] = [1, 2, 0];
+/// The previous factor index, mod 3.
+const PREV: [usize; 3] = [2, 0, 1];
+
+/// A group acting on the terms of one shape, as a walk of invariant schemes asks of it: the
+/// key under which two orbits share a factor, the term of an orbit that shows that factor at
+/// the move's position, the way back from a moved term to its representative, and freeness.
+///
+/// Every orbit move is taken between one term of each orbit. With the rotation in the group,
+/// every factor of a representative reaches position A in some term, so all moves are taken
+/// at A; without it, at the factor's own position. With the reversal, a factor `f` and its
+/// reversal `tau f` appear at the same position in two terms of the orbit, so an orbit is
+/// indexed under the smaller of the two ([`Action::key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Action {
+    group: Group,
+    reversal: Reversal,
+}
+
+impl Action {
+    /// `group` acting on the terms of `shape`, if it acts there ([`Group::acts_on`]).
+    pub const fn new(group: Group, shape: Shape) -> Option<Action> {
+        if group.acts_on(shape) {
+            Some(Action {
+                group,
+                reversal: Reversal::of(shape),
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The group.
+    pub const fn group(self) -> Group {
+        self.group
+    }
+
+    /// The same action with its group given again: a walk generic over the group passes its
+    /// constant, so that every test of the group folds away.
+    #[inline(always)]
+    pub(crate) const fn with_group(self, group: Group) -> Action {
+        Action { group, ..self }
+    }
+
+    /// The key of factor `k` (0, 1 or 2) of a representative with value `f`: `f`, or the
+    /// smaller of `f` and its reversal when the group reverses.
+    #[inline(always)]
+    pub const fn key(self, k: usize, f: Factor) -> Factor {
+        if !self.group.reverses() {
+            return f;
+        }
+        let r = self.reversal.factor(Position::from_index(k), f);
+        if r < f {
+            r
+        } else {
+            f
+        }
+    }
+
+    /// The element whose image of a representative `rep` shows factor `k`'s key at the
+    /// position of the move ([`Action::position`]).
+    #[inline(always)]
+    pub const fn element(self, k: usize, rep: [Factor; 3]) -> Element {
+        let reversed = self.group.reverses() && self.key(k, rep[k]) != rep[k];
+        Element::new(if self.group.rotates() { k as u8 } else { 0 }, reversed)
+    }
+
+    /// The position at which moves on factor `k`'s key are taken: A with the rotation, else
+    /// `k`'s own.
+    #[inline(always)]
+    pub const fn position(self, k: usize) -> Position {
+        if self.group.rotates() {
+            Position::A
+        } else {
+            Position::from_index(k)
+        }
+    }
+
+    /// `g` applied to the term of representative `rep`.
+    #[inline(always)]
+    pub fn term(self, g: Element, rep: [Factor; 3]) -> Term {
+        let f = if g.reversed { self.reversed(rep) } else { rep };
+        // By table rather than `Term::rotated`: the rotation is random from step to step, and
+        // a branch on it is mispredicted (the C3 walk ran at half speed).
+        let k = g.rotation as usize % 3;
+        Term::new(f[k], f[NEXT[k]], f[PREV[k]])
+    }
+
+    /// The representative whose image under `g` is `t`: `g^-1 t`, by factor.
+    #[inline(always)]
+    pub fn representative(self, g: Element, t: Term) -> [Factor; 3] {
+        let k = g.rotation as usize % 3;
+        let mut rep = [0; 3];
+        rep[k] = t.a;
+        rep[NEXT[k]] = t.b;
+        rep[PREV[k]] = t.c;
+        if g.reversed {
+            self.reversed(rep)
+        } else {
+            rep
+        }
+    }
+
+    /// Where a factor `f` at position `pos` of a representative's image under `g` comes from:
+    /// the factor index in the representative, and its value there.
+    #[inline(always)]
+    pub fn factor_at(self, g: Element, pos: Position, f: Factor) -> (usize, Factor) {
+        let k = (g.rotation as usize + pos.index()) % 3;
+        let f = if g.reversed {
+            self.reversal.factor(Position::from_index(k), f)
+        } else {
+            f
+        };
+        (k, f)
+    }
+
+    /// The factors of a representative, each reversed (`tau` on its term).
+    #[inline(always)]
+    fn reversed(self, f: [Factor; 3]) -> [Factor; 3] {
+        let t = self.reversal.term(Term::new(f[0], f[1], f[2]));
+        [t.a, t.b, t.c]
+    }
+
+    /// Whether no element but the identity fixes `t` (as [`Reversal::is_free`], without going
+    /// through the elements): a rotation fixes only `X (x) X (x) X`, and an element with the
+    /// reversal fixes `t` only when `tau` does or all three factors are equal.
+    #[inline(always)]
+    pub fn is_free(self, t: Term) -> bool {
+        let cube = t.a == t.b && t.b == t.c;
+        !(self.group.rotates() && cube) && !(self.group.reverses() && self.reversal.term(t) == t)
+    }
+}
+
 #[cfg(feature = "alloc")]
 mod orbits;
 #[cfg(feature = "alloc")]

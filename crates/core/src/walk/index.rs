@@ -4,8 +4,9 @@
 //! An entry is one factor of one slot: entry `4 * slot + k` for factor `k` ([`entry`]; a
 //! stride of four, so that no step divides by three). The plain walk's
 //! slots are terms and keeps a table per position (`k` is the position: only factors at one
-//! position flip together); the C3 walk's slots are triple orbits and keeps one table for all
-//! three factors (the cyclic shift brings each factor to every position). A group's entries
+//! position flip together); a symmetric walk's slots are free orbits, with one table for all
+//! three factors where its group has the rotation (which brings each factor to every
+//! position) and a table per position where it has not. A group's entries
 //! form a doubly linked list through the entries.
 
 use alloc::vec::Vec;

@@ -89,37 +89,29 @@ pub trait Walk: Send {
     fn plateau_limit(&self) -> u64;
 }
 
-/// Implements [`Walk`] for a walker type by its inherent methods of the same names.
-macro_rules! walk_by_inherent_methods {
-    ($walker:ty) => {
-        impl $crate::walk::Walk for $walker {
-            fn step(&mut self) -> bool {
-                <$walker>::step(self)
-            }
-            fn rank(&self) -> usize {
-                <$walker>::rank(self)
-            }
-            fn best_rank(&self) -> usize {
-                <$walker>::best_rank(self)
-            }
-            fn best(&self) -> Scheme {
-                <$walker>::best(self)
-            }
-            fn scheme(&self) -> Scheme {
-                <$walker>::scheme(self)
-            }
-            fn counters(&self) -> Counters {
-                <$walker>::counters(self)
-            }
-            fn plateau_limit(&self) -> u64 {
-                <$walker>::plateau_limit(self)
-            }
-        }
-    };
+impl Walk for Walker {
+    fn step(&mut self) -> bool {
+        Walker::step(self)
+    }
+    fn rank(&self) -> usize {
+        Walker::rank(self)
+    }
+    fn best_rank(&self) -> usize {
+        Walker::best_rank(self)
+    }
+    fn best(&self) -> Scheme {
+        Walker::best(self)
+    }
+    fn scheme(&self) -> Scheme {
+        Walker::scheme(self)
+    }
+    fn counters(&self) -> Counters {
+        Walker::counters(self)
+    }
+    fn plateau_limit(&self) -> u64 {
+        Walker::plateau_limit(self)
+    }
 }
-pub(crate) use walk_by_inherent_methods;
-
-walk_by_inherent_methods!(Walker);
 
 /// A work-list mask naming all three positions.
 const ALL_GROUPS: u8 = 0b111;

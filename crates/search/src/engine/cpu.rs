@@ -1,18 +1,14 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
 use anyhow::{Context, Result};
+use flipgraph_core::group::orbits;
 use flipgraph_core::plateau::Style;
-use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme, SymmetricWalker};
+use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
 use super::{Engine, Group, Kind, Round, WalkerStatus};
-
-/// Why the CPU engine cannot walk schemes invariant under `group` (only c3 has a CPU walker).
-pub(super) fn gpu_only(group: Group) -> anyhow::Error {
-    anyhow::anyhow!("--symmetry {group} walks on a GPU only (the CPU engine walks none and c3)")
-}
 
 /// What the CPU engine's walkers walk, and how.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +49,8 @@ impl CpuEngine {
 
 impl Engine for CpuEngine {
     fn describe(&self) -> String {
-        let symmetric = match (self.walks.symmetry, self.walks.fixed_terms) {
+        let group = self.walks.symmetry;
+        let symmetric = match (group, self.walks.fixed_terms.for_group(group)) {
             (Group::Trivial, _) => String::new(),
             (group, FixedTerms::Free) => format!(" ({}-invariant schemes)", group.label()),
             (group, FixedTerms::Frozen) => format!(" ({}-invariant schemes, fixed terms frozen)", group.label()),
@@ -94,12 +91,11 @@ impl Engine for CpuEngine {
         config.sparsity = config.sparsity.for_style(style);
         let walk: Box<dyn Walk> = match symmetry {
             Group::Trivial => Box::new(Walker::new(scheme, config, seed)),
-            Group::C3 => {
-                let symmetric =
-                    SymmetricScheme::from_scheme(scheme).context("--symmetry c3 walks C3-invariant schemes only")?;
-                Box::new(SymmetricWalker::with_fixed_terms(&symmetric, config, seed, fixed_terms))
+            group => {
+                let orbits = orbits(group, scheme)
+                    .with_context(|| format!("--symmetry {group} walks {}-invariant schemes only", group.label()))?;
+                Box::new(SymmetricWalker::from_orbits(&orbits, config, seed, fixed_terms))
             }
-            group => return Err(gpu_only(group)),
         };
         self.walkers[walker] = Some(walk);
         Ok(())

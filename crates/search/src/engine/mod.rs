@@ -196,24 +196,12 @@ impl EngineSpec {
         }
         if group != Group::Trivial && self.backend != Backend::Cpu {
             if let Some(why) = self.gpu_cannot_walk_symmetric() {
-                if group != Group::C3 {
-                    bail!("--symmetry {group}: {why}");
-                }
                 if self.backend == Backend::Gpu {
-                    bail!("--backend gpu --symmetry c3: {why}; use --backend cpu");
+                    bail!("--backend gpu --symmetry {group}: {why}; use --backend cpu");
                 }
-                tracing::info!("--symmetry c3: running on the CPU ({why})");
+                tracing::info!("--symmetry {group}: running on the CPU ({why})");
                 return self.open_cpu(shape);
             }
-        }
-        if matches!(group, Group::Z2 | Group::C6) {
-            // Only the GPU kernels walk these groups so far (the CPU walker is C3's).
-            return match self.backend {
-                Backend::Cpu => Err(cpu::gpu_only(group)),
-                _ => self
-                    .open_gpu(shape)
-                    .with_context(|| format!("--symmetry {group} walks on a GPU only")),
-            };
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
@@ -229,7 +217,7 @@ impl EngineSpec {
     /// terms frozen, finds reductions by the walk (merges; no generalized flips) and samples
     /// its partners.
     fn gpu_cannot_walk_symmetric(&self) -> Option<&'static str> {
-        if self.fixed_terms == FixedTerms::Free {
+        if self.fixed_terms.for_group(self.symmetry) == FixedTerms::Free {
             return Some("the GPU walks symmetric schemes with their fixed terms frozen (--fixed-terms frozen, the default with --cubes)");
         }
         if self.gpu_reductions == Reductions::Scan {
