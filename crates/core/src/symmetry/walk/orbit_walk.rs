@@ -522,9 +522,17 @@ impl<const TABLES: usize, const GROUP: u8> OrbitWalk<TABLES, GROUP> {
                 self.drop_orbit(o);
                 continue;
             }
-            let rep = self.action().representative(self.scratch_elements[i], new);
-            if rep != self.factors[o as usize] {
-                self.set_rep(o, rep);
+            // The flip keeps the factor at `pos`; the two others change, each one factor of
+            // the representative (set in this order, as the C3 walk always did).
+            let g = self.scratch_elements[i];
+            let old = self.action().term(g, self.factors[o as usize]);
+            if old != new {
+                for at in [pos.next(), pos.prev()] {
+                    if old.get(at) != new.get(at) {
+                        let (k, value) = self.action().factor_at(g, at, new.get(at));
+                        self.set_factor(o, k, value);
+                    }
+                }
                 self.work.push(o);
             }
         }
