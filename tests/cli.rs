@@ -272,6 +272,8 @@ fn info_reports_shape_rank_weights_and_additions() {
         "valid over: Z",
         "weight a:  12",
         "naive additions (F2): 18",
+        // Strassen's forms share no pair.
+        "additions, shared pairs once (F2): 18 (flipgraph codegen)",
         "flip pairs (F2): 0 (a sink",
     ] {
         assert!(t.contains(want), "missing '{want}' in:\n{t}");
@@ -478,15 +480,31 @@ fn products_symmetries_extend_and_project_give_valid_schemes() {
 
 /// Generates code for `scheme`, compiles it with a harness that compares it with naive
 /// multiplication on random matrices, and runs it.
-fn check_generated_code(scheme: &Path, f2: bool) {
+/// Returns the additions of the code and those of the scheme written term by term (which are
+/// no fewer), as codegen reports them.
+fn check_generated_code(scheme: &Path, f2: bool, more: &[&str]) -> (usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let code = dir.path().join("scheme.rs");
     let mut args = vec!["codegen", scheme.to_str().unwrap(), "-o", code.to_str().unwrap()];
     if f2 {
         args.push("--f2");
     }
+    args.extend_from_slice(more);
     let out = flipgraph(&args);
     assert!(out.status.success(), "{}", text(&out));
+    // "23 multiplications, 70 additions (generic ring; 98 written term by term)"
+    let report = String::from_utf8_lossy(&out.stderr).to_string();
+    let number_before = |word: &str| -> usize {
+        let at = report.find(word).unwrap_or_else(|| panic!("no '{word}' in {report}"));
+        report[..at]
+            .split([' ', '(', ';'])
+            .rfind(|w| !w.is_empty())
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let counts = (number_before(" additions"), number_before(" written term by term"));
+    assert!(counts.0 <= counts.1, "{report}");
     let file = flipgraph_core::formats::read_path(scheme).unwrap();
     let [n, m, p] = file.scheme.shape.dims();
     let check = if f2 {
@@ -535,15 +553,48 @@ fn check_generated_code(scheme: &Path, f2: bool) {
     );
     let ran = Command::new(&exe).output().unwrap();
     assert!(ran.status.success(), "{}: {}", scheme.display(), text(&ran));
+    counts
 }
 
 #[test]
 fn generated_code_multiplies_correctly() {
-    check_generated_code(&data("2x2x2-r7-strassen.m"), false);
-    check_generated_code(&data("3x3x3-r23-laderman.m"), false);
-    check_generated_code(&data("2x2x2-r7-strassen.m"), true);
-    check_generated_code(&data("3x3x8-r55-perminov.json"), true);
-    check_generated_code(&shared("5x5x5-r93-mp-lifted.exp"), false);
+    check_generated_code(&data("2x2x2-r7-strassen.m"), false, &[]);
+    check_generated_code(&data("2x2x2-r7-strassen.m"), true, &[]);
+    check_generated_code(&data("3x3x8-r55-perminov.json"), true, &[]);
+    check_generated_code(&shared("5x5x5-r93-mp-lifted.exp"), false, &[]);
+}
+
+/// Pairs that several linear forms share are computed once: fewer additions than term by
+/// term, and the code still multiplies correctly (issue 51 item 10). Laderman's 3x3x3 and
+/// Strassen squared (4x4x4 rank 49) over Z, Kauers and Moosbauer's 4x4x4 rank 47 over F2.
+#[test]
+fn codegen_computes_shared_pairs_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let r49 = dir.path().join("4x4x4-r49.m");
+    let strassen = data("2x2x2-r7-strassen.m");
+    let s = strassen.to_str().unwrap();
+    let out = flipgraph(&["product", s, s, "-o", r49.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    for (scheme, f2) in [
+        (data("3x3x3-r23-laderman.m"), false),
+        (r49, false),
+        (shared("4x4x4-r47-km.exp"), true),
+    ] {
+        let (shared_once, term_by_term) = check_generated_code(&scheme, f2, &[]);
+        assert!(
+            shared_once < term_by_term,
+            "{}: {shared_once} of {term_by_term}",
+            scheme.display()
+        );
+        let (written, again) = check_generated_code(&scheme, f2, &["--no-shared-pairs"]);
+        assert_eq!(
+            written,
+            again,
+            "{}: --no-shared-pairs writes term by term",
+            scheme.display()
+        );
+        assert_eq!(again, term_by_term);
+    }
 }
 
 #[test]

@@ -63,6 +63,8 @@ pub mod verify;
 pub mod walk;
 
 #[cfg(feature = "std")]
+pub mod additions;
+#[cfg(feature = "std")]
 pub mod formats;
 
 pub use shape::{Shape, ShapeError};

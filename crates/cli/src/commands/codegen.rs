@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use flipgraph_core::additions::{programs, LinearForm, Program};
 use flipgraph_core::formats::Ring;
-use flipgraph_core::{IntScheme, Position};
+use flipgraph_core::IntScheme;
 
 use crate::atomic_file::write_atomic;
 use crate::schemes::read_checked;
@@ -27,6 +28,10 @@ pub struct Args {
     /// The function's name (a Rust identifier).
     #[arg(long, default_value = "mul", value_parser = parse_identifier)]
     name: String,
+    /// Write every linear form term by term, without naming the pairs several forms share
+    /// (the addition count of the scheme as written).
+    #[arg(long)]
+    no_shared_pairs: bool,
     /// Where to write (default: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -50,67 +55,88 @@ fn parse_identifier(s: &str) -> Result<String, String> {
     Ok(s.to_owned())
 }
 
-/// The sum `sum_i coef_i * var_i` as an expression, and the additions it costs.
-fn linear_form(coefs: &[i64], var: impl Fn(usize) -> String, f2: bool) -> (String, usize) {
+/// `form` as an expression over the variables `var` names: a coefficient `k` is `|k|` copies,
+/// a positive term first (over F2, XOR and no signs); `-(...)` when every term is negative.
+fn expression(form: &LinearForm, var: &impl Fn(u32) -> String, f2: bool) -> String {
+    if form.is_empty() {
+        return (if f2 { "0" } else { "T::default()" }).into();
+    }
+    let negated = !f2 && form.iter().all(|&(_, k)| k < 0);
+    let mut terms: Vec<(u32, i64)> = form.iter().map(|&(v, k)| (v, if negated { -k } else { k })).collect();
+    // A positive term first, so that no term needs a unary minus.
+    terms.sort_by_key(|&(_, k)| k < 0);
     let mut expr = String::new();
-    let mut terms = 0;
-    for (i, &k) in coefs.iter().enumerate() {
-        let k = if f2 { k.rem_euclid(2) } else { k };
-        if k == 0 {
-            continue;
-        }
-        let v = var(i);
-        let copies = k.unsigned_abs() as usize;
-        for _ in 0..copies {
-            let op = match (f2, k < 0, terms == 0) {
-                (true, _, true) | (false, false, true) => "",
-                (true, _, false) => " ^ ",
+    for (v, k) in terms {
+        for _ in 0..k.unsigned_abs() {
+            let op = match (expr.is_empty(), f2, k < 0) {
+                (true, _, _) => "",
+                (false, true, _) => " ^ ",
                 (false, false, false) => " + ",
-                (false, true, true) => "T::default() - ",
-                (false, true, false) => " - ",
+                (false, false, true) => " - ",
             };
-            let _ = write!(expr, "{op}{v}");
-            terms += 1;
+            let _ = write!(expr, "{op}{}", var(v));
         }
     }
-    if terms == 0 {
-        return (if f2 { "0".into() } else { "T::default()".into() }, 0);
+    if negated {
+        format!("-({expr})")
+    } else {
+        expr
     }
-    (expr, terms - 1)
 }
 
 /// `expr` as an operand of a product: in parentheses unless it is a single variable (the
 /// generated code compiles without warnings).
 fn operand(expr: String) -> String {
-    if expr.contains(' ') {
+    if expr.contains(' ') || expr.starts_with('-') {
         format!("({expr})")
     } else {
         expr
     }
 }
 
-/// The generated function, and its multiplications and additions.
-fn generate(s: &IntScheme, f2: bool, name: &str) -> (String, usize, usize) {
-    let [n, m, p] = s.shape.dims();
-    let mut body = String::new();
-    let mut additions = 0;
-    for (r, t) in s.terms.iter().enumerate() {
-        let (x, ax) = linear_form(t.get(Position::A), |i| format!("a[{}][{}]", i / m, i % m), f2);
-        let (y, ay) = linear_form(t.get(Position::B), |i| format!("b[{}][{}]", i / p, i % p), f2);
-        additions += ax + ay;
-        let op = if f2 { "&" } else { "*" };
-        let _ = writeln!(body, "    let m{r} = {} {op} {};", operand(x), operand(y));
+/// The lines that compute `program`'s pairs, named `{prefix}{i}`, over the inputs `input`
+/// names; and the namer of all its variables.
+fn pair_lines(
+    program: &Program,
+    prefix: &'static str,
+    input: impl Fn(u32) -> String,
+    f2: bool,
+) -> (String, impl Fn(u32) -> String) {
+    let inputs = program.inputs as u32;
+    let name = move |v: u32| {
+        if v < inputs {
+            input(v)
+        } else {
+            format!("{prefix}{}", v - inputs)
+        }
+    };
+    let mut lines = String::new();
+    for (i, pair) in program.pairs.iter().enumerate() {
+        let form = vec![(pair.x, 1), (pair.y, pair.sign)];
+        let _ = writeln!(lines, "    let {prefix}{i} = {};", expression(&form, &name, f2));
     }
+    (lines, name)
+}
+
+/// The generated function, and its multiplications and additions.
+fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize, usize) {
+    let [n, m, p] = s.shape.dims();
+    let [pa, pb, pc] = programs(s, f2, shared);
+    let additions = pa.additions() + pb.additions() + pc.additions();
+    let (mut body, a) = pair_lines(&pa, "sa", move |i| format!("a[{}][{}]", i / m as u32, i % m as u32), f2);
+    let (lines, b) = pair_lines(&pb, "sb", move |i| format!("b[{}][{}]", i / p as u32, i % p as u32), f2);
+    body += &lines;
+    let op = if f2 { "&" } else { "*" };
+    for (r, (x, y)) in pa.outputs.iter().zip(&pb.outputs).enumerate() {
+        let (x, y) = (operand(expression(x, &a, f2)), operand(expression(y, &b, f2)));
+        let _ = writeln!(body, "    let m{r} = {x} {op} {y};");
+    }
+    let (lines, c) = pair_lines(&pc, "sc", |r| format!("m{r}"), f2);
+    body += &lines;
     let zero = if f2 { "0" } else { "T::default()" };
     let _ = writeln!(body, "    let mut c = [[{zero}; {p}]; {n}];");
-    for i in 0..n {
-        for k in 0..p {
-            // c_ik collects coefficient c^T[k][i] of every product.
-            let coefs: Vec<i64> = s.terms.iter().map(|t| t.get(Position::C)[k * n + i]).collect();
-            let (sum, add) = linear_form(&coefs, |r| format!("m{r}"), f2);
-            additions += add;
-            let _ = writeln!(body, "    c[{i}][{k}] = {sum};");
-        }
+    for (ik, form) in pc.outputs.iter().enumerate() {
+        let _ = writeln!(body, "    c[{}][{}] = {};", ik / p, ik % p, expression(form, &c, f2));
     }
     let _ = writeln!(body, "    c");
     let doc = format!(
@@ -126,7 +152,7 @@ fn generate(s: &IntScheme, f2: bool, name: &str) -> (String, usize, usize) {
     } else {
         format!(
             "{doc}pub fn {name}<T>(a: &[[T; {m}]; {n}], b: &[[T; {p}]; {m}]) -> [[T; {p}]; {n}]\n\
-             where\n    T: Copy + Default + core::ops::Add<Output = T> + core::ops::Sub<Output = T> + core::ops::Mul<Output = T>,\n{{\n"
+             where\n    T: Copy + Default + core::ops::Add<Output = T> + core::ops::Sub<Output = T> + core::ops::Mul<Output = T> + core::ops::Neg<Output = T>,\n{{\n"
         )
     };
     (format!("{signature}{body}}}\n"), s.rank(), additions)
@@ -159,14 +185,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(Ring::F2) => true,
         None => bail!("{}: not a valid scheme; no code generated", args.input.display()),
     };
-    let (code, mults, adds) = generate(&checked.file.scheme, f2, &args.name);
+    let scheme = &checked.file.scheme;
+    let (code, mults, adds) = generate(scheme, f2, &args.name, !args.no_shared_pairs);
+    let term_by_term: usize = programs(scheme, f2, false).iter().map(Program::additions).sum();
     match &args.output {
         Some(path) => write_atomic(path, code.as_bytes())?,
         None => print!("{code}"),
     }
     eprintln!(
-        "{} multiplications, {adds} additions ({})",
-        mults,
+        "{mults} multiplications, {adds} additions ({}; {term_by_term} written term by term)",
         if f2 { "F2, XOR/AND" } else { "generic ring" }
     );
     Ok(ExitCode::SUCCESS)

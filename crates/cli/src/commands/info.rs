@@ -4,10 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use flipgraph_core::additions::{programs, Program};
 use flipgraph_core::group::{invariant_groups, orbits, Group};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::is_c3_invariant;
-use flipgraph_core::Position;
+use flipgraph_core::{IntScheme, Position};
 
 use crate::schemes::read_checked;
 
@@ -66,6 +67,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
     }
     println!("naive additions (F2): {}", scheme.naive_additions());
+    let shared = programs(&IntScheme::from_f2(&scheme), true, true);
+    println!(
+        "additions, shared pairs once (F2): {} (flipgraph codegen)",
+        shared.iter().map(Program::additions).sum::<usize>()
+    );
     let pairs = scheme.flip_pairs();
     let sink = if pairs == 0 {
         " (a sink: only a plus move leaves it)"
