@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use flipgraph_core::known::best_known_rank;
+use plotters::coord::combinators::LogCoord;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
@@ -139,7 +140,10 @@ fn read_events(args: &Args) -> Result<Series> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut series = read_events(&args)?;
-    let shape = Checkpoint::read(&args.dir).ok().and_then(|cp| cp.shape().ok());
+    let shape = Checkpoint::read(&args.dir)
+        .ok()
+        .and_then(|cp| cp.shape().ok())
+        .or_else(|| shape_of_results(&args.dir));
     // A search too short for a progress event: the table's rank.
     series.best_known = series.best_known.or_else(|| best_known_rank(shape?).map(|r| r as f64));
     let title = shape.map_or(String::new(), |s| format!("{s}: "));
@@ -147,6 +151,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     draw(&series, &title, &out).map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The shape of the first result an events log names (`.../6x6x6-r231.json`), for a log
+/// without its checkpoint.
+fn shape_of_results(dir: &std::path::Path) -> Option<flipgraph_core::Shape> {
+    let log = std::fs::File::open(dir.join(EVENTS)).ok()?;
+    let first = std::io::BufRead::lines(std::io::BufReader::new(log)).next()?.ok()?;
+    let event: serde_json::Value = serde_json::from_str(&first).ok()?;
+    let file = std::path::Path::new(event["files"][0].as_str()?)
+        .file_name()?
+        .to_str()?;
+    file.split("-r").next()?.parse().ok()
 }
 
 /// A step line through a run's improvements: the rank holds until the next one.
@@ -166,54 +182,100 @@ fn draw(s: &Series, title: &str, out: &std::path::Path) -> Result<(), Box<dyn st
     root.fill(&WHITE)?;
     let (top, rest) = root.split_vertically(400);
     let (middle, bottom) = rest.split_vertically(300);
-    let points = || s.rank.iter().chain(&s.speed).flatten();
-    let t_end = points().map(|p| p.0).fold(1e-3, f64::max) * 1.02;
-    draw_ranks(s, title, t_end, &top)?;
-    draw_speeds(s, title, t_end, &middle)?;
-    draw_plateau(s, title, t_end, &bottom)?;
+    let time = Time::of(s);
+    draw_ranks(s, title, time, &top)?;
+    draw_speeds(s, title, time, &middle)?;
+    draw_plateau(s, title, time, &bottom)?;
     root.present()?;
     Ok(())
 }
 
+/// The time axis: logarithmic, so that a descent of seconds and a plateau of hours both show;
+/// from a little before the first point after 0 (points at 0 are drawn there) to the end.
+#[derive(Clone, Copy)]
+struct Time {
+    start: f64,
+    end: f64,
+}
+
+impl Time {
+    fn of(s: &Series) -> Time {
+        let times = || s.rank.iter().chain(&s.speed).flatten().map(|p| p.0);
+        let first = times().filter(|&t| t > 0.0).fold(f64::MAX, f64::min);
+        let start = if first == f64::MAX {
+            1e-2
+        } else {
+            (first / 2.0).max(1e-3)
+        };
+        let end = times().fold(start * 10.0, f64::max) * 1.05;
+        Time { start, end }
+    }
+
+    fn range(self) -> std::ops::Range<f64> {
+        self.start..self.end
+    }
+
+    /// `p` with its time moved onto the axis.
+    fn point(self, p: (f64, f64)) -> (f64, f64) {
+        (p.0.clamp(self.start, self.end), p.1)
+    }
+}
+
+/// Seconds as the axis writes them: 0.01, 0.5, 3, 20, 1000.
+fn seconds(t: &f64) -> String {
+    if *t < 1.0 {
+        format!("{t:.2}")
+    } else {
+        format!("{t:.0}")
+    }
+}
+
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-/// The best rank's steps, the walkers' lowest and median rank, and the best known rank. The
-/// highest walker rank is left out: a fresh restart from the start would flatten the rest.
-fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+/// The best rank's steps, the walkers' lowest and median rank (a dot per sample), resumes, and
+/// the best known rank. The highest walker rank is left out: a fresh restart from the start
+/// would flatten the rest.
+fn draw_ranks(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
     let [lowest, median, _] = &s.walkers;
     let ranks = s.rank.iter().chain(lowest).chain(median).flatten().map(|p| p.1);
     let (r_min, r_max) = ranks
         .chain(s.best_known)
         .fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(r), b.max(r)));
-    let mut chart = framed(area, format!("{title}best rank, and the walkers' ranks"))
-        .build_cartesian_2d(0.0..t_end, (r_min - 1.0)..(r_max + 1.0))?;
+    let mut chart = framed(area, format!("{title}best rank, and the walkers' ranks"), false)
+        .build_cartesian_2d(time.range().log_scale(), (r_min - 1.0)..(r_max + 1.0))?;
     chart
         .configure_mesh()
-        .x_desc("seconds")
+        .x_desc("seconds (log scale)")
+        .x_label_formatter(&seconds)
         .y_desc("rank")
         .y_label_formatter(&|r| format!("{r:.0}"))
         .draw()?;
     for (runs, color, label) in [
-        (median, RGBColor(230, 150, 30), "median walker"),
-        (lowest, GREEN, "lowest walker"),
+        (median, RGBColor(230, 150, 30), "median walker (samples)"),
+        (lowest, GREEN, "lowest walker (samples)"),
     ] {
-        draw_runs(&mut chart, runs, color, label)?;
+        draw_runs(&mut chart, time, runs, color, label)?;
+        for run in runs {
+            chart.draw_series(run.iter().map(|&p| Circle::new(time.point(p), 2, color.filled())))?;
+        }
     }
     for (i, run) in s.rank.iter().enumerate() {
         // A run ends where the next (resumed) one starts, or at the end of the plot.
-        let until = s.rank.get(i + 1).map_or(t_end, |next| next[0].0);
-        let drawn = chart.draw_series(LineSeries::new(rank_steps(run, until), &BLUE))?;
+        let until = s.rank.get(i + 1).map_or(time.end, |next| next[0].0);
+        let steps = rank_steps(run, until).into_iter().map(|p| time.point(p));
+        let drawn = chart.draw_series(LineSeries::new(steps, &BLUE))?;
         if i == 0 {
             drawn
                 .label("best")
                 .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE));
         }
-        chart.draw_series(run.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))?;
+        chart.draw_series(run.iter().map(|&p| Circle::new(time.point(p), 3, BLUE.filled())))?;
     }
+    draw_resumes(&mut chart, s, time, (r_min - 1.0, r_max + 1.0))?;
     if let Some(known) = s.best_known {
         chart
             .draw_series(DashedLineSeries::new(
-                [(0.0, known), (t_end, known)],
+                [(time.start, known), (time.end, known)],
                 6,
                 4,
                 BLACK.into(),
@@ -221,26 +283,54 @@ fn draw_ranks(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Bo
             .label(format!("best known {known:.0}"))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
     }
-    draw_legend(&mut chart)
+    draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
 }
 
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+/// A dashed grey line where each resumed run begins (the search was stopped and continued).
+fn draw_resumes(
+    chart: &mut Chart,
+    s: &Series,
+    time: Time,
+    (low, high): (f64, f64),
+) -> Result<(), Box<dyn std::error::Error>> {
+    let grey = RGBColor(150, 150, 150);
+    for (i, run) in s.rank.iter().enumerate().skip(1) {
+        let t = time.point(run[0]).0;
+        let drawn = chart.draw_series(DashedLineSeries::new([(t, low), (t, high)], 4, 4, grey.into()))?;
+        if i == 1 {
+            drawn
+                .label("resumed")
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], grey));
+        }
+    }
+    Ok(())
+}
 
-/// A chart of `area` with its caption, margins and label areas: every panel's frame.
-fn framed<'a, 'b>(area: &'a Area<'b>, caption: String) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, RangedCoordf64>>;
+
+/// A chart of `area` with its caption, margins and label areas (on the right too for a
+/// second axis, else a margin as wide, so that the panels' time axes line up).
+fn framed<'a, 'b>(area: &'a Area<'b>, caption: String, right_axis: bool) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(area);
     builder
         .caption(caption, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(35)
         .y_label_area_size(55);
+    if right_axis {
+        builder.right_y_label_area_size(55);
+    } else {
+        builder.margin_right(12 + 55);
+    }
     builder
 }
 
-/// The legend of the labelled series, over a white box.
-fn draw_legend<'b>(chart: &mut Chart<'b, 'b>) -> Result<(), Box<dyn std::error::Error>> {
+/// The legend of the labelled series, over a white box, at `position` (where the panel's data
+/// leaves room).
+fn draw_legend<'b>(chart: &mut Chart<'b, 'b>, position: SeriesLabelPosition) -> Result<(), Box<dyn std::error::Error>> {
     chart
         .configure_series_labels()
+        .position(position)
         .border_style(BLACK)
         .background_style(WHITE)
         .draw()?;
@@ -248,9 +338,15 @@ fn draw_legend<'b>(chart: &mut Chart<'b, 'b>) -> Result<(), Box<dyn std::error::
 }
 
 /// The runs of one series as lines of `color`, labelled once in the legend.
-fn draw_runs(chart: &mut Chart, runs: &Runs, color: RGBColor, label: &str) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_runs(
+    chart: &mut Chart,
+    time: Time,
+    runs: &Runs,
+    color: RGBColor,
+    label: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
     for (i, run) in runs.iter().enumerate() {
-        let drawn = chart.draw_series(LineSeries::new(run.iter().copied(), color))?;
+        let drawn = chart.draw_series(LineSeries::new(run.iter().map(|&p| time.point(p)), color))?;
         if i == 0 {
             drawn
                 .label(label)
@@ -260,28 +356,56 @@ fn draw_runs(chart: &mut Chart, runs: &Runs, color: RGBColor, label: &str) -> Re
     Ok(())
 }
 
-/// Vertices/s and reductions/s, in millions.
-fn draw_speeds(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
-    let v_max = s
-        .speed
-        .iter()
-        .chain(&s.reductions)
-        .flatten()
-        .map(|p| p.1)
-        .fold(1.0, f64::max)
-        * 1.1;
-    let mut chart = framed(area, format!("{title}vertices/s and reductions/s (millions)"))
-        .build_cartesian_2d(0.0..t_end, 0.0..v_max)?;
-    chart.configure_mesh().x_desc("seconds").y_desc("M per s").draw()?;
-    for (runs, color, label) in [(&s.speed, RED, "vertices/s"), (&s.reductions, GREEN, "reductions/s")] {
-        draw_runs(&mut chart, runs, color, label)?;
+/// The largest value of `runs` times `headroom`, at least 1.
+fn top(runs: &Runs, headroom: f64) -> f64 {
+    runs.iter().flatten().map(|p| p.1).fold(1e-3, f64::max) * headroom
+}
+
+/// Vertices/s (millions, left axis) and reductions/s (millions, right axis: a thousandth of
+/// the vertices, on one axis they were a flat zero), with room above both for the legend.
+fn draw_speeds(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+    let mut chart = framed(
+        area,
+        format!("{title}vertices/s (left) and reductions/s (right), millions"),
+        true,
+    )
+    .build_cartesian_2d(time.range().log_scale(), 0.0..top(&s.speed, 1.4))?
+    .set_secondary_coord(time.range().log_scale(), 0.0..top(&s.reductions, 1.4));
+    chart
+        .configure_mesh()
+        .x_desc("seconds (log scale)")
+        .x_label_formatter(&seconds)
+        .y_desc("M vertices per s")
+        .draw()?;
+    chart.configure_secondary_axes().y_desc("M reductions per s").draw()?;
+    for (i, run) in s.speed.iter().enumerate() {
+        let drawn = chart.draw_series(LineSeries::new(run.iter().map(|&p| time.point(p)), RED))?;
+        if i == 0 {
+            drawn
+                .label("vertices/s")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED));
+        }
     }
-    draw_legend(&mut chart)
+    for (i, run) in s.reductions.iter().enumerate() {
+        let drawn = chart.draw_secondary_series(LineSeries::new(run.iter().map(|&p| time.point(p)), GREEN))?;
+        if i == 0 {
+            drawn
+                .label("reductions/s (right)")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], GREEN));
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperMiddle)
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
+    Ok(())
 }
 
 /// The walkers' median plateau limit (steps without a reduction before a plus move), on a
 /// log scale: the adaptive schedule moves it by orders of magnitude.
-fn draw_plateau(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
+fn draw_plateau(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
     let limits = s.plateau.iter().flatten().map(|p| p.1);
     let (p_min, p_max) = limits.fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p), b.max(p)));
     let (p_min, p_max) = if p_min > p_max {
@@ -289,16 +413,17 @@ fn draw_plateau(s: &Series, title: &str, t_end: f64, area: &Area) -> Result<(), 
     } else {
         (p_min / 2.0, p_max * 2.0)
     };
-    let mut chart = framed(area, format!("{title}median plateau limit (steps)"))
-        .build_cartesian_2d(0.0..t_end, (p_min..p_max).log_scale())?;
+    let mut chart = framed(area, format!("{title}median plateau limit (steps)"), false)
+        .build_cartesian_2d(time.range().log_scale(), (p_min..p_max).log_scale())?;
     chart
         .configure_mesh()
-        .x_desc("seconds")
+        .x_desc("seconds (log scale)")
+        .x_label_formatter(&seconds)
         .y_desc("steps")
         .y_label_formatter(&|p| format!("{p:.0}"))
         .draw()?;
     for run in &s.plateau {
-        chart.draw_series(LineSeries::new(run.iter().copied(), &BLUE))?;
+        chart.draw_series(LineSeries::new(run.iter().map(|&p| time.point(p)), &BLUE))?;
     }
     Ok(())
 }
@@ -333,6 +458,7 @@ mod tests {
         let svg = std::fs::read_to_string(&out).unwrap();
         for part in [
             "median plateau limit",
+            "seconds (log scale)",
             "lowest walker",
             "median walker",
             "reductions/s",
@@ -375,6 +501,30 @@ mod tests {
         draw(&s, "", &out).unwrap();
         let size = std::fs::metadata(&out).unwrap().len();
         assert!(size < 4 << 20, "an SVG of {size} bytes");
+    }
+
+    /// A resumed search (its clock went back to the checkpoint) is marked where it resumed,
+    /// and a log without its checkpoint takes its shape from the result files it names.
+    #[test]
+    fn a_resume_is_marked_and_the_shape_read_from_the_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let events = [
+            r#"{"event":"improved","files":["/x/4x4x5-r80.json"],"search_t":0.0,"rank":80}"#,
+            r#"{"event":"improved","search_t":5.0,"rank":70}"#,
+            r#"{"event":"improved","search_t":4.0,"rank":69}"#,
+        ];
+        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
+        assert_eq!(
+            super::shape_of_results(dir.path()).map(|s| s.to_string()),
+            Some("4x4x5".into())
+        );
+        let args = Args {
+            dir: dir.path().to_path_buf(),
+            output: None,
+        };
+        super::run(args).unwrap();
+        let svg = std::fs::read_to_string(dir.path().join("progress.svg")).unwrap();
+        assert!(svg.contains("resumed") && svg.contains("4x4x5: best rank"), "{svg}");
     }
 
     #[test]
