@@ -715,6 +715,49 @@ fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
     }
 }
 
+/// A path file is read line by line, whatever its size (issue 51 audit items 9 and 12: `path`
+/// wrote 136 MB that `replay` refused at 64 MiB, and replay held every move): 1.4 M moves in
+/// 90 MB replay, and a line without an end is refused by its length.
+#[test]
+fn a_path_larger_than_any_cap_replays_line_by_line() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("long.txt");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&long).unwrap());
+    writeln!(out, "flipgraph-path 2x2x2").unwrap();
+    // Factors padded with zeros, so that 1.4 M moves take more than 64 MiB.
+    let term = "0x0000000001 0x0000000002 0x0000000004";
+    for _ in 0..700_000 {
+        // A pair and its cancellation: the scheme is the same after each two lines.
+        writeln!(out, "pair {term}\nmerge {term} {term}").unwrap();
+    }
+    drop(out);
+    assert!(std::fs::metadata(&long).unwrap().len() > 64 << 20);
+    let strassen = data("2x2x2-r7-strassen.m");
+    let replayed = flipgraph(&[
+        "replay",
+        strassen.to_str().unwrap(),
+        long.to_str().unwrap(),
+        "--target",
+        strassen.to_str().unwrap(),
+    ]);
+    assert!(replayed.status.success(), "{}", text(&replayed));
+    assert!(
+        text(&replayed).contains("replayed 1400000 moves (0 flips, 0 plus, 700000 merges, 700000 pairs)"),
+        "{}",
+        text(&replayed)
+    );
+    let endless = dir.path().join("endless.txt");
+    std::fs::write(&endless, format!("flipgraph-path 2x2x2\npair {}", "0".repeat(10_000))).unwrap();
+    let refused = flipgraph(&["replay", strassen.to_str().unwrap(), endless.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("line 2 is longer than 4096 bytes"),
+        "{}",
+        text(&refused)
+    );
+}
+
 #[test]
 fn bench_from_files_measures_each_start_beside_one_cpu_thread() {
     let (laderman, strassen) = (data("3x3x3-r23-laderman.m"), data("2x2x2-r7-strassen.m"));

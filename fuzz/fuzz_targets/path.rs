@@ -2,16 +2,16 @@
 //! naive scheme of its shape: moves that do not apply must be errors, never panics.
 #![no_main]
 
-use flipgraph_core::path::{apply, parse};
+use flipgraph_core::path::{parse, Replay};
 use flipgraph_core::Scheme;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     if let Ok((shape, moves)) = parse(text) {
-        let mut terms = Scheme::naive(shape).terms().to_vec();
-        for (i, m) in moves.iter().enumerate() {
-            if apply(&mut terms, m, i).is_err() {
+        let mut replay = Replay::new(Scheme::naive(shape).terms());
+        for m in &moves {
+            if replay.apply(m).is_err() {
                 break;
             }
         }

@@ -18,6 +18,7 @@
 //! flip a 0x1 0x2 0x4 0x1 0x8 0x10   # flip(keep, other) on their shared factor A
 //! ```
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -134,68 +135,110 @@ fn split(t: Term, pos: Position, part: u64) -> [Move; 3] {
     ]
 }
 
-/// Removes one term equal to `t` from `terms`.
-fn take(terms: &mut Vec<Term>, t: Term, step: usize) -> Result<(), PathError> {
-    let i = terms
-        .iter()
-        .position(|&u| u == t)
-        .ok_or(PathError::MissingTerm { step, term: t })?;
-    terms.swap_remove(i);
-    Ok(())
+/// A scheme's terms as a multiset, a path replayed on them move by move: each move costs
+/// O(log rank), so a path of millions of moves replays in seconds (a list search per move took
+/// 24.6 s for 3.3 M moves).
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// Each term with its count (never 0).
+    terms: BTreeMap<Term, u32>,
+    /// Moves applied so far.
+    steps: usize,
 }
 
-/// Applies move number `step` to `terms` (a multiset; order is not kept).
-pub fn apply(terms: &mut Vec<Term>, m: &Move, step: usize) -> Result<(), PathError> {
-    match *m {
-        Move::Flip { pos, keep, other } => {
-            if keep.get(pos) != other.get(pos) {
-                return Err(PathError::Illegal {
-                    step,
-                    why: "a flip needs a shared factor",
-                });
-            }
-            take(terms, keep, step)?;
-            take(terms, other, step)?;
-            let (mut k, mut o) = (keep, other);
-            flip(&mut k, &mut o, pos);
-            terms.extend([k, o].into_iter().filter(|t| !t.is_zero()));
+impl Replay {
+    /// A replay starting at `terms` (zero terms included: moves may name them).
+    pub fn new(terms: &[Term]) -> Replay {
+        let mut replay = Replay::default();
+        for &t in terms {
+            replay.put(t);
         }
-        Move::Plus { pos, t, u } => {
-            if t.get(pos) == u.get(pos) {
-                return Err(PathError::Illegal {
-                    step,
-                    why: "a plus move needs different factors at its position",
-                });
-            }
-            take(terms, u, step)?;
-            if !terms.contains(&t) {
-                return Err(PathError::MissingTerm { step, term: t });
-            }
-            let (changed, added) = plus(&t, &u, pos);
-            terms.extend([changed, added]);
-        }
-        Move::Merge { x, y } => {
-            let merged = merge(&x, &y).ok_or(PathError::Illegal {
-                step,
-                why: "a merge needs two shared factors",
-            })?;
-            take(terms, x, step)?;
-            take(terms, y, step)?;
-            if !merged.is_zero() {
-                terms.push(merged);
-            }
-        }
-        Move::Pair { term } => {
-            if term.is_zero() {
-                return Err(PathError::Illegal {
-                    step,
-                    why: "a pair of zero terms",
-                });
-            }
-            terms.extend([term, term]);
-        }
+        replay
     }
-    Ok(())
+
+    /// The moves applied so far.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The terms now, in order.
+    pub fn terms(&self) -> Vec<Term> {
+        let copies = |(&t, &n): (&Term, &u32)| core::iter::repeat_n(t, n as usize);
+        self.terms.iter().flat_map(copies).collect()
+    }
+
+    fn put(&mut self, t: Term) {
+        *self.terms.entry(t).or_insert(0) += 1;
+    }
+
+    fn holds(&self, t: &Term) -> bool {
+        self.terms.contains_key(t)
+    }
+
+    /// Removes one term equal to `t`.
+    fn take(&mut self, t: Term) -> Result<(), PathError> {
+        let step = self.steps;
+        match self.terms.get_mut(&t) {
+            Some(1) => {
+                self.terms.remove(&t);
+            }
+            Some(n) => *n -= 1,
+            None => return Err(PathError::MissingTerm { step, term: t }),
+        }
+        Ok(())
+    }
+
+    /// Applies the next move; on an error nothing is changed but what the move took before it
+    /// failed (the replay is then abandoned).
+    pub fn apply(&mut self, m: &Move) -> Result<(), PathError> {
+        let illegal = |why| PathError::Illegal { step: self.steps, why };
+        match *m {
+            Move::Flip { pos, keep, other } => {
+                if keep.get(pos) != other.get(pos) {
+                    return Err(illegal("a flip needs a shared factor"));
+                }
+                self.take(keep)?;
+                self.take(other)?;
+                let (mut k, mut o) = (keep, other);
+                flip(&mut k, &mut o, pos);
+                for t in [k, o].into_iter().filter(|t| !t.is_zero()) {
+                    self.put(t);
+                }
+            }
+            Move::Plus { pos, t, u } => {
+                if t.get(pos) == u.get(pos) {
+                    return Err(illegal("a plus move needs different factors at its position"));
+                }
+                self.take(u)?;
+                if !self.holds(&t) {
+                    return Err(PathError::MissingTerm {
+                        step: self.steps,
+                        term: t,
+                    });
+                }
+                let (changed, added) = plus(&t, &u, pos);
+                self.put(changed);
+                self.put(added);
+            }
+            Move::Merge { x, y } => {
+                let merged = merge(&x, &y).ok_or(illegal("a merge needs two shared factors"))?;
+                self.take(x)?;
+                self.take(y)?;
+                if !merged.is_zero() {
+                    self.put(merged);
+                }
+            }
+            Move::Pair { term } => {
+                if term.is_zero() {
+                    return Err(illegal("a pair of zero terms"));
+                }
+                self.put(term);
+                self.put(term);
+            }
+        }
+        self.steps += 1;
+        Ok(())
+    }
 }
 
 /// Moves that turn `s` (a valid scheme) into the naive scheme of its shape: splits down to
@@ -257,59 +300,83 @@ pub fn to_text(shape: Shape, moves: &[Move]) -> String {
 
 /// Parses the text form; returns the shape and the moves.
 pub fn parse(text: &str) -> Result<(Shape, Vec<Move>), PathError> {
-    let syntax = |line: usize, why: &str| PathError::Syntax { line, why: why.into() };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()));
-    let mut lines = lines.by_ref().filter(|(_, l)| !l.is_empty());
-    let (hl, header) = lines.next().ok_or_else(|| syntax(1, "empty path file"))?;
-    let shape: Shape = header
-        .strip_prefix("flipgraph-path ")
-        .and_then(|s| s.trim().parse().ok())
-        .ok_or_else(|| syntax(hl, "the first line must be `flipgraph-path NxMxP`"))?;
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut shape = None;
     let mut moves = Vec::new();
-    for (line, body) in lines {
-        let words: Vec<&str> = body.split_whitespace().collect();
-        let num = |s: &str| {
-            u64::from_str_radix(s.trim_start_matches("0x"), 16)
-                .map_err(|_| syntax(line, "expected a hex factor like 0x1f"))
-        };
-        let pos = |s: &str| match s {
-            "a" => Ok(Position::A),
-            "b" => Ok(Position::B),
-            "c" => Ok(Position::C),
-            _ => Err(syntax(line, "expected a position a, b or c")),
-        };
-        let term = |w: &[&str]| -> Result<Term, PathError> { Ok(Term::new(num(w[0])?, num(w[1])?, num(w[2])?)) };
-        let m = match (words.first().copied(), words.len()) {
-            (Some("flip"), 8) => Move::Flip {
-                pos: pos(words[1])?,
-                keep: term(&words[2..5])?,
-                other: term(&words[5..8])?,
-            },
-            (Some("plus"), 8) => Move::Plus {
-                pos: pos(words[1])?,
-                t: term(&words[2..5])?,
-                u: term(&words[5..8])?,
-            },
-            (Some("merge"), 7) => Move::Merge {
-                x: term(&words[1..4])?,
-                y: term(&words[4..7])?,
-            },
-            (Some("pair"), 4) => Move::Pair {
-                term: term(&words[1..4])?,
-            },
-            _ => {
-                return Err(syntax(
-                    line,
-                    "expected `flip P T T`, `plus P T T`, `merge T T` or `pair T`",
-                ))
-            }
-        };
-        moves.push(m);
+    for (line, body) in lines.by_ref() {
+        match shape {
+            None => shape = parse_header(line, body)?,
+            Some(_) => moves.extend(parse_line(line, body)?),
+        }
     }
+    let shape = shape.ok_or(PathError::Syntax {
+        line: 1,
+        why: "empty path file".into(),
+    })?;
     Ok((shape, moves))
+}
+
+/// The text of a line without its comment, trimmed.
+fn content(body: &str) -> &str {
+    body.split('#').next().unwrap_or("").trim()
+}
+
+/// Line `line` of a path file before its header: the shape from `flipgraph-path NxMxP`, or
+/// `None` for a blank or comment line.
+pub fn parse_header(line: usize, body: &str) -> Result<Option<Shape>, PathError> {
+    let header = content(body);
+    if header.is_empty() {
+        return Ok(None);
+    }
+    let shape = header
+        .strip_prefix("flipgraph-path ")
+        .and_then(|s| s.trim().parse().ok());
+    shape.map(Some).ok_or(PathError::Syntax {
+        line,
+        why: "the first line must be `flipgraph-path NxMxP`".into(),
+    })
+}
+
+/// Line `line` of a path file after its header: its move, or `None` for a blank or comment
+/// line.
+pub fn parse_line(line: usize, body: &str) -> Result<Option<Move>, PathError> {
+    let syntax = |why: &str| PathError::Syntax { line, why: why.into() };
+    let body = content(body);
+    if body.is_empty() {
+        return Ok(None);
+    }
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let num = |s: &str| {
+        u64::from_str_radix(s.trim_start_matches("0x"), 16).map_err(|_| syntax("expected a hex factor like 0x1f"))
+    };
+    let pos = |s: &str| match s {
+        "a" => Ok(Position::A),
+        "b" => Ok(Position::B),
+        "c" => Ok(Position::C),
+        _ => Err(syntax("expected a position a, b or c")),
+    };
+    let term = |w: &[&str]| -> Result<Term, PathError> { Ok(Term::new(num(w[0])?, num(w[1])?, num(w[2])?)) };
+    let m = match (words.first().copied(), words.len()) {
+        (Some("flip"), 8) => Move::Flip {
+            pos: pos(words[1])?,
+            keep: term(&words[2..5])?,
+            other: term(&words[5..8])?,
+        },
+        (Some("plus"), 8) => Move::Plus {
+            pos: pos(words[1])?,
+            t: term(&words[2..5])?,
+            u: term(&words[5..8])?,
+        },
+        (Some("merge"), 7) => Move::Merge {
+            x: term(&words[1..4])?,
+            y: term(&words[4..7])?,
+        },
+        (Some("pair"), 4) => Move::Pair {
+            term: term(&words[1..4])?,
+        },
+        _ => return Err(syntax("expected `flip P T T`, `plus P T T`, `merge T T` or `pair T`")),
+    };
+    Ok(Some(m))
 }
 
 #[cfg(test)]
@@ -352,12 +419,12 @@ mod tests {
             (Move::Pair { term: x }, alloc::vec![y]),
         ];
         for (m, start) in moves {
-            let mut terms = start.clone();
-            apply(&mut terms, &m, 0).unwrap();
-            for (i, inv) in m.inverse().iter().enumerate() {
-                apply(&mut terms, inv, i + 1).unwrap();
+            let mut replay = Replay::new(&start);
+            replay.apply(&m).unwrap();
+            for inv in m.inverse() {
+                replay.apply(&inv).unwrap();
             }
-            assert_eq!(sorted(terms), sorted(start), "{m:?}");
+            assert_eq!(replay.terms(), sorted(start), "{m:?}");
         }
     }
 

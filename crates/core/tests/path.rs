@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use flipgraph_core::formats;
-use flipgraph_core::path::{apply, parse, path, to_text};
+use flipgraph_core::path::{parse, path, to_text, Replay};
 use flipgraph_core::verify::verify;
 use flipgraph_core::{Scheme, Shape, Term};
 
@@ -26,20 +26,21 @@ fn replay_checked(a: &Scheme, b: &Scheme) -> usize {
     let moves = path(a, b);
     let (shape, parsed) = parse(&to_text(a.shape(), &moves)).unwrap();
     assert_eq!((shape, &parsed), (a.shape(), &moves));
-    let mut terms = a.terms().to_vec();
+    let mut replay = Replay::new(a.terms());
     for (i, m) in moves.iter().enumerate() {
-        apply(&mut terms, m, i).unwrap();
+        replay.apply(m).unwrap();
         // Every move keeps the tensor: spot-check along the way.
         if i % 7 == 0 {
             assert_eq!(
-                verify(&Scheme::new(a.shape(), terms.clone()).unwrap()),
+                verify(&Scheme::new(a.shape(), replay.terms()).unwrap()),
                 Ok(()),
                 "after move {i}"
             );
         }
     }
+    assert_eq!(replay.steps(), moves.len());
     assert_eq!(
-        sorted(terms),
+        replay.terms(),
         sorted(b.terms().to_vec()),
         "the path must end exactly at the target"
     );

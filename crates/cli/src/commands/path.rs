@@ -1,11 +1,12 @@
 //! `flipgraph path A B` and `flipgraph replay A PATH`: flip-graph paths between schemes.
 
+use std::fmt;
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use flipgraph_core::formats;
-use flipgraph_core::path::{apply, parse, path, to_text, Move};
+use flipgraph_core::path::{parse_header, parse_line, path, to_text, Move, Replay};
 use flipgraph_core::verify::verify;
 use flipgraph_core::{IntScheme, Scheme};
 
@@ -13,8 +14,9 @@ use crate::atomic_file::write_atomic;
 use crate::schemes::read_valid_f2;
 use crate::write::{write_verified, WriteArgs};
 
-/// The largest path file read: a million moves of some 60 bytes each.
-const MAX_PATH_BYTES: u64 = 64 << 20;
+/// The longest line of a path file read: a move takes under 200 bytes. The file itself has no
+/// limit: it is read line by line (a path of 3.3 M moves is 136 MB).
+const MAX_LINE_BYTES: u64 = 4096;
 
 /// Build a path of moves (plus moves, merges and pairs; see the path format in flipgraph-core's
 /// `path` module) that turns scheme A into scheme B of the same shape, over F2.
@@ -43,16 +45,31 @@ pub struct ReplayArgs {
     write: WriteArgs,
 }
 
-fn counts(moves: &[Move]) -> String {
-    let n = |f: fn(&Move) -> bool| moves.iter().filter(|m| f(m)).count();
-    format!(
-        "{} moves ({} flips, {} plus, {} merges, {} pairs)",
-        moves.len(),
-        n(|m| matches!(m, Move::Flip { .. })),
-        n(|m| matches!(m, Move::Plus { .. })),
-        n(|m| matches!(m, Move::Merge { .. })),
-        n(|m| matches!(m, Move::Pair { .. }))
-    )
+/// How many moves of each kind a path has.
+#[derive(Default)]
+struct MoveCounts([usize; 4]);
+
+impl MoveCounts {
+    fn add(&mut self, m: &Move) {
+        let kind = match m {
+            Move::Flip { .. } => 0,
+            Move::Plus { .. } => 1,
+            Move::Merge { .. } => 2,
+            Move::Pair { .. } => 3,
+        };
+        self.0[kind] += 1;
+    }
+}
+
+impl fmt::Display for MoveCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [flips, plus, merges, pairs] = self.0;
+        let all = flips + plus + merges + pairs;
+        write!(
+            f,
+            "{all} moves ({flips} flips, {plus} plus, {merges} merges, {pairs} pairs)"
+        )
+    }
 }
 
 pub fn build(args: PathArgs) -> Result<ExitCode> {
@@ -66,29 +83,46 @@ pub fn build(args: PathArgs) -> Result<ExitCode> {
         Some(p) => write_atomic(p, text.as_bytes())?,
         None => print!("{text}"),
     }
-    eprintln!("path from rank {} to rank {}: {}", a.rank(), b.rank(), counts(&moves));
+    let mut counts = MoveCounts::default();
+    moves.iter().for_each(|m| counts.add(m));
+    eprintln!("path from rank {} to rank {}: {counts}", a.rank(), b.rank());
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let a = read_valid_f2(&args.from)?;
-    let bytes = formats::read_bounded(&args.path, MAX_PATH_BYTES, "path")?;
-    let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", args.path.display()))?;
-    let (shape, moves) = parse(&text).with_context(|| format!("{}", args.path.display()))?;
-    if shape != a.shape() {
-        bail!(
-            "{}: a path for {shape}, but the scheme is {}",
-            args.path.display(),
-            a.shape()
-        );
+    let name = args.path.display();
+    let file = flipgraph_core::formats::open_regular(&args.path)?;
+    let mut reader = BufReader::new(file);
+    let (mut replay, mut counts) = (Replay::new(a.terms()), MoveCounts::default());
+    let (mut shape, mut line, mut text) = (None, 0, String::new());
+    loop {
+        text.clear();
+        let read = (&mut reader).take(MAX_LINE_BYTES + 1).read_line(&mut text);
+        let bytes = read.with_context(|| format!("{name}: line {}: not UTF-8 text", line + 1))?;
+        if bytes == 0 {
+            break;
+        }
+        line += 1;
+        if bytes as u64 > MAX_LINE_BYTES {
+            bail!("{name}: line {line} is longer than {MAX_LINE_BYTES} bytes: not a path file");
+        }
+        if shape.is_none() {
+            shape = parse_header(line, &text).with_context(|| format!("{name}"))?;
+            if let Some(s) = shape.filter(|&s| s != a.shape()) {
+                bail!("{name}: a path for {s}, but the scheme is {}", a.shape());
+            }
+        } else if let Some(m) = parse_line(line, &text).with_context(|| format!("{name}"))? {
+            counts.add(&m);
+            replay.apply(&m).with_context(|| format!("{name}: line {line}"))?;
+        }
     }
-    let mut terms = a.terms().to_vec();
-    for (i, m) in moves.iter().enumerate() {
-        apply(&mut terms, m, i).with_context(|| format!("{}", args.path.display()))?;
-    }
-    let end = Scheme::new(shape, terms)?;
+    let Some(shape) = shape else {
+        bail!("{name}: line 1: empty path file");
+    };
+    let end = Scheme::new(shape, replay.terms())?;
     verify(&end).map_err(|d| anyhow::anyhow!("the path ends at an invalid scheme: {d}"))?;
-    eprintln!("replayed {}: rank {} to rank {}", counts(&moves), a.rank(), end.rank());
+    eprintln!("replayed {counts}: rank {} to rank {}", a.rank(), end.rank());
     if let Some(target) = &args.target {
         let b = read_valid_f2(target)?;
         let (mut x, mut y) = (end.terms().to_vec(), b.terms().to_vec());

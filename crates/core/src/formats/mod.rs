@@ -273,10 +273,9 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
 /// rank) with three-digit coefficients takes about 5 MiB in the most verbose format.
 pub const MAX_SCHEME_BYTES: u64 = 16 << 20;
 
-/// Reads a regular file of at most `limit` bytes, without blocking on a FIFO or filling memory
-/// from /dev/zero; `what` names its expected content in the error.
-pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
-    use std::io::Read;
+/// Opens a regular file for reading, refusing anything else (a FIFO would block, /dev/zero
+/// never end).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, FileError> {
     let io = |error| FileError::Io {
         path: path.into(),
         error,
@@ -285,9 +284,19 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
     if !std::fs::metadata(path).map_err(io)?.is_file() {
         return Err(FileError::NotAFile { path: path.into() });
     }
+    std::fs::File::open(path).map_err(io)
+}
+
+/// Reads a regular file of at most `limit` bytes, without blocking on a FIFO or filling memory
+/// from /dev/zero; `what` names its expected content in the error.
+pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
+    use std::io::Read;
+    let io = |error| FileError::Io {
+        path: path.into(),
+        error,
+    };
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(io)?
+    open_regular(path)?
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(io)?;

@@ -123,8 +123,9 @@ impl SymmetricWalker {
 
     /// A walker on `orbits` under their group ([`crate::group::orbits`] finds them in a
     /// scheme). `fixed_terms` applies to C3; every other group keeps its fixed terms frozen.
-    /// The trivial group walks plain schemes (without the plain [`crate::walk::Walker`]'s
-    /// sparse walks).
+    /// The trivial group walks plain schemes, without sparse walks and about 1.6 times slower
+    /// than the plain [`crate::walk::Walker`] (its work lists and in-place updates are for
+    /// terms, not orbits), which the engines use for plain walks.
     pub fn from_orbits(orbits: &Orbits, config: WalkConfig, seed: u64, fixed_terms: FixedTerms) -> SymmetricWalker {
         let (group, shape) = (orbits.group, orbits.shape);
         let action = Action::new(group, shape).expect("orbits exist only where their group acts");
