@@ -300,10 +300,16 @@ impl EngineArgs {
         !self.cubes.is_empty()
     }
 
-    /// Refuses --cubes beside a start from files (`from_files`): they are two starts.
-    pub fn refuse_cubes_beside(&self, from_files: bool) -> Result<()> {
+    /// Refuses flags that contradict each other: --cubes beside a start from files
+    /// (`from_files`: two starts), and --fixed-terms free under a group whose walks keep their
+    /// fixed terms (only c3 walks change them).
+    pub fn refuse_conflicts(&self, from_files: bool) -> Result<()> {
         if self.cube_search() && from_files {
             bail!("--cubes and --from are two different starts; give one");
+        }
+        let group = Group::from(self.symmetry());
+        if self.fixed_terms == Some(FixedTermsArg::Free) && group != Group::Trivial && group != Group::C3 {
+            bail!("--fixed-terms free: only c3 walks change their fixed terms; --symmetry {group} keeps them frozen");
         }
         Ok(())
     }
@@ -665,6 +671,23 @@ pub(crate) mod tests {
                 ..Default::default()
             }
         );
+    }
+
+    /// Contradicting flags are refused with both named: --cubes beside --from, and free
+    /// fixed terms under a group that keeps them (z2, c6); c3 may free them.
+    #[test]
+    fn contradicting_flags_are_refused() {
+        let refused = |args: &[&str], from_files| engine(args).refuse_conflicts(from_files).map_err(|e| e.to_string());
+        assert!(refused(&["--symmetry", "c3", "--cubes", "101"], true)
+            .unwrap_err()
+            .contains("--cubes and --from"));
+        for group in ["z2", "c6"] {
+            let e = refused(&["--symmetry", group, "--fixed-terms", "free"], false).unwrap_err();
+            assert!(e.contains("--fixed-terms free") && e.contains(group), "{e}");
+            assert!(refused(&["--symmetry", group, "--fixed-terms", "frozen"], false).is_ok());
+            assert!(refused(&["--symmetry", group], false).is_ok());
+        }
+        assert!(refused(&["--symmetry", "c3", "--fixed-terms", "free"], false).is_ok());
     }
 
     #[test]

@@ -144,7 +144,7 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
             })
             .collect();
     }
-    args.engine.refuse_cubes_beside(true)?;
+    args.engine.refuse_conflicts(true)?;
     args.from
         .iter()
         .map(|path| {

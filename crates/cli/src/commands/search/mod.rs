@@ -166,7 +166,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
 /// that [`engine_flags`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
 /// (with --cubes, the fixed cubes and unit terms).
 fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
-    engine.refuse_cubes_beside(!args.from.is_empty())?;
+    engine.refuse_conflicts(!args.from.is_empty())?;
     if let Some(dir) = &args.resume {
         let (cp, start) = resume_start(dir, index, islands, engine)?;
         let shape = cp.shape()?;
