@@ -137,7 +137,8 @@ fn shortened(text: &str) -> String {
 /// How a checkpoint names the group and fixed terms of a search of invariant schemes
 /// (`c3, fixed terms frozen`).
 pub fn symmetric_name((group, fixed): (Group, FixedTerms)) -> String {
-    let fixed = match fixed {
+    // What the walk does: only c3 walks free their fixed terms.
+    let fixed = match fixed.for_group(group) {
         FixedTerms::Frozen => "frozen",
         FixedTerms::Free => "free",
     };

@@ -236,3 +236,23 @@ fn independent_walkers_never_restart_from_a_better_pool() {
         "loaded once, at the start"
     );
 }
+
+/// A checkpoint names what the walk does: free fixed terms only under c3 (the other groups'
+/// walks keep them), so that a resume never asks for what the walk refuses.
+#[test]
+fn a_checkpoint_names_the_fixed_terms_the_walk_keeps() {
+    use crate::engine::Group;
+    use flipgraph_core::symmetry::FixedTerms;
+    use output::symmetric_name;
+    assert_eq!(symmetric_name((Group::C3, FixedTerms::Free)), "c3, fixed terms free");
+    assert_eq!(
+        symmetric_name((Group::C3, FixedTerms::Frozen)),
+        "c3, fixed terms frozen"
+    );
+    for group in [Group::Z2, Group::C6] {
+        assert_eq!(
+            symmetric_name((group, FixedTerms::Free)),
+            format!("{group}, fixed terms frozen")
+        );
+    }
+}
