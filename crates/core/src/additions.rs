@@ -106,26 +106,18 @@ fn normalized(form: &LinearForm, f2: bool) -> LinearForm {
     out
 }
 
-/// The pairs of unit terms of `form`, each as the pair it would name.
-fn unit_pairs(form: &LinearForm) -> impl Iterator<Item = Pair> + '_ {
-    let units: Vec<(u32, i64)> = form.iter().copied().filter(|&(_, k)| k.abs() == 1).collect();
-    (0..units.len()).flat_map(move |i| {
-        let units = units.clone();
-        (i + 1..units.len()).map(move |j| Pair {
-            x: units[i].0,
-            y: units[j].0,
-            sign: units[i].1 * units[j].1,
-        })
-    })
-}
-
 /// The pair shared by the most forms (two at least); ties go to the smallest pair, so that
-/// the program does not depend on a hash order.
+/// the program does not depend on a hash order. Pairs are of unit terms (`|k| = 1`).
 fn most_shared(forms: &[LinearForm]) -> Option<Pair> {
     let mut counts: HashMap<Pair, u32> = HashMap::new();
+    let mut units = Vec::new();
     for form in forms {
-        for pair in unit_pairs(form) {
-            *counts.entry(pair).or_default() += 1;
+        units.clear();
+        units.extend(form.iter().copied().filter(|&(_, k)| k.abs() == 1));
+        for (i, &(x, kx)) in units.iter().enumerate() {
+            for &(y, ky) in &units[i + 1..] {
+                *counts.entry(Pair { x, y, sign: kx * ky }).or_default() += 1;
+            }
         }
     }
     counts

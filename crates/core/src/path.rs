@@ -300,10 +300,10 @@ pub fn to_text(shape: Shape, moves: &[Move]) -> String {
 
 /// Parses the text form; returns the shape and the moves.
 pub fn parse(text: &str) -> Result<(Shape, Vec<Move>), PathError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut shape = None;
     let mut moves = Vec::new();
-    for (line, body) in lines.by_ref() {
+    for (i, body) in text.lines().enumerate() {
+        let line = i + 1;
         match shape {
             None => shape = parse_header(line, body)?,
             Some(_) => moves.extend(parse_line(line, body)?),

@@ -378,14 +378,8 @@ fn draw_speeds(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), B
         .y_desc("M vertices per s")
         .draw()?;
     chart.configure_secondary_axes().y_desc("M reductions per s").draw()?;
-    for (i, run) in s.speed.iter().enumerate() {
-        let drawn = chart.draw_series(LineSeries::new(run.iter().map(|&p| time.point(p)), RED))?;
-        if i == 0 {
-            drawn
-                .label("vertices/s")
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED));
-        }
-    }
+    draw_runs(&mut chart, time, &s.speed, RED, "vertices/s")?;
+    // The secondary axis has no `draw_runs` of its own: its series go through the dual chart.
     for (i, run) in s.reductions.iter().enumerate() {
         let drawn = chart.draw_secondary_series(LineSeries::new(run.iter().map(|&p| time.point(p)), GREEN))?;
         if i == 0 {
@@ -394,13 +388,7 @@ fn draw_speeds(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), B
                 .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], GREEN));
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperMiddle)
-        .border_style(BLACK)
-        .background_style(WHITE)
-        .draw()?;
-    Ok(())
+    draw_legend(&mut chart, SeriesLabelPosition::UpperMiddle)
 }
 
 /// The walkers' median plateau limit (steps without a reduction before a plus move), on a

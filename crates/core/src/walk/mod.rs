@@ -89,29 +89,43 @@ pub trait Walk: Send {
     fn plateau_limit(&self) -> u64;
 }
 
-impl Walk for Walker {
-    fn step(&mut self) -> bool {
-        Walker::step(self)
-    }
-    fn rank(&self) -> usize {
-        Walker::rank(self)
-    }
-    fn best_rank(&self) -> usize {
-        Walker::best_rank(self)
-    }
-    fn best(&self) -> Scheme {
-        Walker::best(self)
-    }
-    fn scheme(&self) -> Scheme {
-        Walker::scheme(self)
-    }
-    fn counters(&self) -> Counters {
-        Walker::counters(self)
-    }
-    fn plateau_limit(&self) -> u64 {
-        Walker::plateau_limit(self)
-    }
+/// Implements [`Walk`] for a walker type by its inherent methods of the same names, and `walk`
+/// too where the walker has its own loop (`walk_by_inherent_methods!(T, walk)`).
+macro_rules! walk_by_inherent_methods {
+    ($walker:ty $(, $walk:ident)?) => {
+        impl $crate::walk::Walk for $walker {
+            fn step(&mut self) -> bool {
+                <$walker>::step(self)
+            }
+            $(
+                fn $walk(&mut self, steps: u64, target: usize) -> u64 {
+                    <$walker>::$walk(self, steps, target)
+                }
+            )?
+            fn rank(&self) -> usize {
+                <$walker>::rank(self)
+            }
+            fn best_rank(&self) -> usize {
+                <$walker>::best_rank(self)
+            }
+            fn best(&self) -> Scheme {
+                <$walker>::best(self)
+            }
+            fn scheme(&self) -> Scheme {
+                <$walker>::scheme(self)
+            }
+            fn counters(&self) -> Counters {
+                <$walker>::counters(self)
+            }
+            fn plateau_limit(&self) -> u64 {
+                <$walker>::plateau_limit(self)
+            }
+        }
+    };
 }
+pub(crate) use walk_by_inherent_methods;
+
+walk_by_inherent_methods!(Walker);
 
 /// A work-list mask naming all three positions.
 const ALL_GROUPS: u8 = 0b111;

@@ -175,6 +175,12 @@ impl SymmetricWalker {
         on_walk!(&mut self.walk, w => w.step())
     }
 
+    /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken
+    /// ([`crate::walk::Walk::walk`], with one dispatch per call rather than one per step).
+    pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
+        on_walk!(&mut self.walk, w => w.walk(steps, target))
+    }
+
     /// The current orbits.
     pub fn orbits(&self) -> Orbits {
         let (free, fixed) = on_walk!(&self.walk, w => w.orbits());
@@ -232,33 +238,7 @@ impl SymmetricWalker {
     }
 }
 
-impl crate::walk::Walk for SymmetricWalker {
-    fn step(&mut self) -> bool {
-        SymmetricWalker::step(self)
-    }
-    /// The walk's own loop: one dispatch per call, not per step.
-    fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        on_walk!(&mut self.walk, w => w.walk(steps, target))
-    }
-    fn rank(&self) -> usize {
-        SymmetricWalker::rank(self)
-    }
-    fn best_rank(&self) -> usize {
-        SymmetricWalker::best_rank(self)
-    }
-    fn best(&self) -> Scheme {
-        SymmetricWalker::best(self)
-    }
-    fn scheme(&self) -> Scheme {
-        SymmetricWalker::scheme(self)
-    }
-    fn counters(&self) -> Counters {
-        SymmetricWalker::counters(self)
-    }
-    fn plateau_limit(&self) -> u64 {
-        SymmetricWalker::plateau_limit(self)
-    }
-}
+crate::walk::walk_by_inherent_methods!(SymmetricWalker, walk);
 
 /// The plain scheme of `orbits`: the fixed terms, then each free orbit's images.
 fn expand(orbits: &Orbits) -> Scheme {

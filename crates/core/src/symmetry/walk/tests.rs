@@ -3,7 +3,6 @@ use crate::group::{orbits, Element, Reversal};
 use crate::plateau::Plateau;
 use crate::rng::WyRand;
 use crate::verify::verify;
-use crate::walk::Walk;
 
 fn config(shape: Shape, generalized: bool) -> WalkConfig {
     WalkConfig {
