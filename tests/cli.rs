@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{bin, flipgraph, interrupt, json_of, text};
+use common::{assert_results_verify, bin, flipgraph, interrupt, json_of, text};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -182,9 +182,86 @@ fn garbage_empty_and_non_utf8_are_rejected() {
 }
 
 #[test]
-fn a_shape_over_8_is_rejected() {
-    assert_rejected("big.txt", b"9 9 9 1\n0\n0\n0\n", "between 1 and 8");
-    assert_rejected("big.exp", b"(a91)*(b11)*(c11)\n", "two indices from 1 to 8");
+fn a_shape_over_16_is_rejected() {
+    assert_rejected("big.txt", b"17 2 2 1\n0\n0\n0\n", "between 1 and 16");
+    assert_rejected("big.txt", b"12 12 12 1\n0\n0\n0\n", "at most 128 entries");
+    assert_rejected("big.exp", b"(a1_17)*(b11)*(c11)\n", "two indices from 1 to 16");
+}
+
+/// Formats beyond 8x8x8 (factors of up to 128 bits): products and sums are written and
+/// verified, `known` has their best ranks, and a search refuses them with the reason; one past
+/// 8 whose matrices fit 64 bits is searched.
+#[test]
+fn wide_formats_are_built_verified_and_searched_where_they_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let nine = dir.path().join("9x9x9.exp");
+    let laderman = data("3x3x3-r23-laderman.m");
+    let out = flipgraph(&[
+        "product",
+        laderman.to_str().unwrap(),
+        laderman.to_str().unwrap(),
+        "--to",
+        "letter",
+        "-o",
+        nine.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = flipgraph(&["verify", nine.to_str().unwrap()]);
+    assert!(text(&out).contains("9x9x9, rank 529: valid over Z"), "{}", text(&out));
+    assert!(std::fs::read_to_string(&nine).unwrap().contains("a99"));
+    // Past 9 the letter format separates the indices (c14_7); what is written reads back.
+    let fourteen = dir.path().join("7x7x14.exp");
+    let seven = data("7x7x7-r245-seed.b32");
+    let (seven, written) = (seven.to_str().unwrap(), fourteen.to_str().unwrap());
+    let out = flipgraph(&["sum", seven, seven, "--dim", "p", "--to", "letter", "-o", written]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(std::fs::read_to_string(&fourteen).unwrap().contains("c14_"));
+    let out = flipgraph(&["verify", written]);
+    assert!(text(&out).contains("7x7x14, rank 490: valid over F2"), "{}", text(&out));
+    let out = flipgraph(&["known", "12x4x5"]);
+    assert!(
+        out.status.success() && text(&out).contains("4x5x12") && text(&out).contains(" 174"),
+        "{}",
+        text(&out)
+    );
+    let out = flipgraph(&["known", "--wide"]);
+    assert_eq!(
+        text(&out).lines().filter(|l| l.contains("dronperminov")).count(),
+        309,
+        "{}",
+        text(&out)
+    );
+
+    let out = flipgraph(&["search", "--size", "9", "--backend", "cpu"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("81 entries"), "{}", text(&out));
+    let out = flipgraph(&["search", "--from", nine.to_str().unwrap(), "--backend", "cpu"]);
+    assert!(
+        !out.status.success() && text(&out).contains("81 bits"),
+        "{}",
+        text(&out)
+    );
+
+    let results = dir.path().join("2x3x10");
+    let out = flipgraph(&[
+        "search",
+        "--size",
+        "2x3x10",
+        "--backend",
+        "cpu",
+        "--threads",
+        "2",
+        "--target-rank",
+        "58",
+        "--time",
+        "60",
+        "--quiet",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_results_verify(&results);
+    assert!(results.join("2x3x10-r58.json").exists(), "no rank 58 in 60 s");
 }
 
 #[test]

@@ -1348,7 +1348,10 @@ fn descent_and_search_walk_identically_from_the_same_start_and_seed() {
     assert!(rank <= target, "the descent ended at {rank}");
     assert_eq!(end["best_rank"].as_u64(), Some(rank as u64), "{end}");
     assert_eq!(end["steps"].as_u64(), Some(descended.counters.steps), "{end}");
-    let written = read_path(&out.join(format!("3x3x3-r{rank}.json"))).unwrap().f2();
+    let written = read_path(&out.join(format!("3x3x3-r{rank}.json")))
+        .unwrap()
+        .f2::<u64>()
+        .unwrap();
     assert_eq!(
         written.terms(),
         descended.best.terms(),

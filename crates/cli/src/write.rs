@@ -41,7 +41,8 @@ pub fn write_verified(scheme: &IntScheme, args: &WriteArgs, what: &str) -> Resul
     let (out, ring) = if over_z {
         (scheme.clone(), Ring::Z)
     } else {
-        let mut f2 = scheme.mod2();
+        // 128-bit factors hold every format, so wide products and sums are verified too.
+        let mut f2 = scheme.mod2::<u128>()?;
         if let Err(d) = verify::verify(&f2) {
             bail!("{what}: not a valid scheme, not writing it: {d}");
         }

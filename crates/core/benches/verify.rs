@@ -10,7 +10,11 @@ use flipgraph_core::{IntScheme, Scheme, Shape};
 fn bench(c: &mut Criterion) {
     let naive = Scheme::naive(Shape::square(8).unwrap());
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/7x7x7-r245-seed.b32");
-    let record = formats::read_path(path.as_ref()).expect("bundled seed").scheme.mod2();
+    let record = formats::read_path(path.as_ref())
+        .expect("bundled seed")
+        .scheme
+        .mod2::<u64>()
+        .expect("a 64-bit format");
     let ternary = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/data/7x7x7-r250-perminov-ternary.json"

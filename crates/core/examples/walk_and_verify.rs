@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .unwrap_or_else(|| "tests/data/7x7x7-r245-seed.b32".into());
     let file = formats::read_path(path.as_ref())?;
-    let mut scheme = file.scheme.mod2();
+    let mut scheme: Scheme = file.scheme.mod2()?;
     println!(
         "read {path}: {} {}, rank {}",
         file.format,

@@ -306,7 +306,14 @@ mod tests {
         assert_eq!(s.shape, Shape::new(2, 2, 6).unwrap());
         assert_eq!(s.rank(), 24);
         assert_eq!(verify_z(&s), Ok(()));
-        assert!(product(&naive(3, 3, 3), &naive(3, 1, 1)).is_err(), "9 is over 8");
+        assert!(
+            product(&naive(4, 4, 4), &naive(4, 4, 1)).is_err(),
+            "16 x 16 is over 128 entries"
+        );
+        assert_eq!(
+            product(&naive(3, 3, 3), &naive(3, 1, 1)).unwrap().shape,
+            Shape::new(9, 3, 3).unwrap()
+        );
     }
 
     #[test]
@@ -333,7 +340,7 @@ mod tests {
             let e = extend(&s, dim).unwrap();
             assert_eq!(e.shape, Shape::new(shape.0, shape.1, shape.2).unwrap());
             assert_eq!(e.rank(), rank);
-            assert_eq!(verify(&e.mod2()), Ok(()));
+            assert_eq!(verify(&e.mod2::<u64>().unwrap()), Ok(()));
             let back = project(&e, dim, 0).unwrap();
             assert_eq!(back.shape, s.shape);
             assert_eq!(back.rank(), 8);

@@ -1,14 +1,19 @@
-//! Best known ranks over F2 of every format `<n,m,p>` with 2 <= n, m, p <= 8, with their
-//! sources: the targets of a search, and what a record has to beat.
+//! Best known ranks over F2 of every format `<n,m,p>` with 2 <= n, m, p <= 8, and of the larger
+//! formats whose matrices have at most 128 entries, with their sources: the targets of a
+//! search, and what a record has to beat.
 //!
-//! The table is `data/best-known-f2.tsv` (compiled from public tables; its header says how),
-//! read as text so that the file stays the one place a new record is entered. Any scheme valid
-//! over Z is valid over F2, so an integer record counts here as well.
+//! The tables are `data/best-known-f2.tsv` (up to 8x8x8) and `data/best-known-f2-wide.tsv`
+//! (beyond, up to 16), compiled from public tables (their headers say how), read as text so that
+//! the files stay the one place a new record is entered. Any scheme valid over Z is valid over
+//! F2, so an integer record counts here as well.
 
 use crate::Shape;
 
 /// The table: `n m p rank source note`, tab-separated, with n <= m <= p.
 const TABLE: &str = include_str!("../data/best-known-f2.tsv");
+
+/// The table beyond 8x8x8, in the same layout.
+const WIDE_TABLE: &str = include_str!("../data/best-known-f2-wide.tsv");
 
 /// One format's best known rank over F2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,10 +28,20 @@ pub struct BestKnown {
     pub note: &'static str,
 }
 
-/// Every entry of the table, smallest format first.
+/// Every entry of the table up to 8x8x8, smallest format first.
 pub fn table() -> impl Iterator<Item = BestKnown> {
-    TABLE
-        .lines()
+    entries(TABLE)
+}
+
+/// Every entry of the table beyond 8x8x8 (a dimension from 9 to 16, at most 128 entries per
+/// matrix), smallest format first.
+pub fn wide_table() -> impl Iterator<Item = BestKnown> {
+    entries(WIDE_TABLE)
+}
+
+/// The entries of one table's text.
+fn entries(text: &'static str) -> impl Iterator<Item = BestKnown> {
+    text.lines()
         .filter(|line| !line.starts_with('#') && !line.starts_with("n\t"))
         .filter_map(parse_entry)
 }
@@ -45,11 +60,11 @@ fn parse_entry(line: &'static str) -> Option<BestKnown> {
     })
 }
 
-/// The table's entry for `shape` (any order of its dimensions), if it has one.
+/// The tables' entry for `shape` (any order of its dimensions), if they have one.
 pub fn best_known(shape: Shape) -> Option<BestKnown> {
     let mut d = shape.dims();
     d.sort_unstable();
-    table().find(|entry| entry.dims == d)
+    table().chain(wide_table()).find(|entry| entry.dims == d)
 }
 
 /// The best known rank over F2 for `shape`, if known.
@@ -92,10 +107,34 @@ mod tests {
     }
 
     #[test]
+    fn every_wide_format_has_exactly_one_entry() {
+        let lines = WIDE_TABLE
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("n\t"))
+            .count();
+        assert_eq!(wide_table().count(), lines, "a line of the wide table does not parse");
+        let mut formats = 0;
+        for n in 2..=16 {
+            for m in n..=16 {
+                for p in m.max(9)..=16 {
+                    let Ok(shape) = Shape::new(n, m, p) else { continue };
+                    formats += 1;
+                    let found = wide_table().filter(|e| e.dims == [n, m, p]).count();
+                    assert_eq!(found, 1, "{shape} has {found} entries");
+                }
+            }
+        }
+        assert_eq!(lines, formats);
+        assert!(wide_table().all(|e| !e.source.is_empty()));
+        assert_eq!(best_known_rank(s(10, 10, 10)), Some(651));
+        assert_eq!(best_known_rank(s(12, 4, 5)), Some(174));
+    }
+
+    #[test]
     fn ranks_lie_between_the_bounds() {
         // Below the naive rank, and at least the rank of the largest flattening (m*p for
         // sorted dims): catches a swapped or shifted column.
-        for e in table() {
+        for e in table().chain(wide_table()) {
             let [n, m, p] = e.dims;
             assert!(e.rank < n * m * p, "{e:?}");
             assert!(e.rank >= m * p, "{e:?}");

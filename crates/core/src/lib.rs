@@ -4,7 +4,9 @@
 //!
 //! A scheme for the shape `<n,m,p>` is a list of rank-one [`Term`]s `a (x) b (x) c` whose sum
 //! is the matrix multiplication tensor `sum_{i,j,k} a_ij b_jk c_ki` (the cyclic convention of
-//! the field). Over F2 each factor is a bit mask in one `u64` (n, m, p <= 8).
+//! the field). Over F2 each factor is a bit mask: a `u64` for every format up to 8x8x8 (the
+//! default, and what the engines walk), a `u128` for larger ones up to 16 with at most 128
+//! entries a matrix (9x9x9, 10x10x10, 8x8x16: [`WideScheme`]); see [`term::FactorBits`].
 //!
 //! Layers, from the bottom:
 //! - [`shape`], [`term`], [`moves`], [`plateau`], [`sparsity`] and [`rng`]: `no_std` without
@@ -68,7 +70,7 @@ pub mod additions;
 pub mod formats;
 
 pub use shape::{Shape, ShapeError};
-pub use term::{Factor, Position, Term};
+pub use term::{Factor, FactorBits, Position, Term, WideTerm};
 
 #[cfg(feature = "alloc")]
-pub use scheme::{IntScheme, IntTerm, Scheme};
+pub use scheme::{IntScheme, IntTerm, Scheme, WideScheme};

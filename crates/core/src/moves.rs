@@ -4,7 +4,7 @@
 //! Every move preserves the sum of the terms. Conventions: for a move "on position P", the two
 //! other positions are `Q = P.next()` and `R = P.prev()`; for P = A these are B and C.
 
-use crate::term::{Position, Term};
+use crate::term::{FactorBits, Position, Term};
 
 /// Flip on the factor at `pos` that `keep` and `other` share:
 /// `a(x)b(x)c + a(x)b'(x)c'  ->  a(x)b(x)(c+c') + a(x)(b'+b)(x)c'` (shown for `pos` = A,
@@ -12,37 +12,74 @@ use crate::term::{Position, Term};
 ///
 /// Either term may become zero (then the rank drops); callers check with [`Term::is_zero`].
 #[inline(always)]
-pub fn flip(keep: &mut Term, other: &mut Term, pos: Position) {
-    debug_assert_eq!(keep.get(pos), other.get(pos), "flip needs a shared factor");
-    let (q, r) = (pos.next(), pos.prev());
-    keep.set(r, keep.get(r) ^ other.get(r));
-    other.set(q, other.get(q) ^ keep.get(q));
+pub fn flip<F: Moves>(keep: &mut Term<F>, other: &mut Term<F>, pos: Position) {
+    F::flip(keep, other, pos)
 }
 
 /// Reduction: two terms that agree in two positions are one term. Returns the merged term
 /// (which may be zero) or `None` when the terms share fewer than two factors.
-#[inline]
-pub fn merge(t: &Term, u: &Term) -> Option<Term> {
-    let same = [t.a == u.a, t.b == u.b, t.c == u.c];
-    match same {
-        [true, true, _] => Some(Term::new(t.a, t.b, t.c ^ u.c)),
-        [true, _, true] => Some(Term::new(t.a, t.b ^ u.b, t.c)),
-        [_, true, true] => Some(Term::new(t.a ^ u.a, t.b, t.c)),
-        _ => None,
-    }
+#[inline(always)]
+pub fn merge<F: Moves>(t: &Term<F>, u: &Term<F>) -> Option<Term<F>> {
+    F::merge(t, u)
 }
 
 /// Plus move on `pos` (rank +1, to leave a plateau): `t + u` becomes `t + u' + v` with
 /// `u'` = u whose factor at `pos` is `u[pos] + t[pos]`, and `v` = u whose factor at `pos` is
 /// `t[pos]`. Returns `(u', v)`; `t` is unchanged.
-#[inline]
-pub fn plus(t: &Term, u: &Term, pos: Position) -> (Term, Term) {
-    let mut changed = *u;
-    changed.set(pos, u.get(pos) ^ t.get(pos));
-    let mut added = *u;
-    added.set(pos, t.get(pos));
-    (changed, added)
+#[inline(always)]
+pub fn plus<F: Moves>(t: &Term<F>, u: &Term<F>, pos: Position) -> (Term<F>, Term<F>) {
+    F::plus(t, u, pos)
 }
+
+/// The moves on terms of one factor width: [`flip`], [`merge`] and [`plus`] for `u64` and
+/// `u128`. One body, written per width by a macro on the integers themselves rather than
+/// through the operator traits of [`FactorBits`], so that the GPU kernels' 64-bit moves compile
+/// to the very code they did before terms had a width parameter (the kernels' PTX is compared
+/// byte for byte).
+pub trait Moves: FactorBits {
+    /// See [`flip`].
+    fn flip(keep: &mut Term<Self>, other: &mut Term<Self>, pos: Position);
+    /// See [`merge`].
+    fn merge(t: &Term<Self>, u: &Term<Self>) -> Option<Term<Self>>;
+    /// See [`plus`].
+    fn plus(t: &Term<Self>, u: &Term<Self>, pos: Position) -> (Term<Self>, Term<Self>);
+}
+
+macro_rules! moves {
+    ($($t:ty),*) => {$(
+        impl Moves for $t {
+            #[inline(always)]
+            fn flip(keep: &mut Term<$t>, other: &mut Term<$t>, pos: Position) {
+                debug_assert_eq!(keep.get(pos), other.get(pos), "flip needs a shared factor");
+                let (q, r) = (pos.next(), pos.prev());
+                keep.set(r, keep.get(r) ^ other.get(r));
+                other.set(q, other.get(q) ^ keep.get(q));
+            }
+
+            #[inline]
+            fn merge(t: &Term<$t>, u: &Term<$t>) -> Option<Term<$t>> {
+                let same = [t.a == u.a, t.b == u.b, t.c == u.c];
+                match same {
+                    [true, true, _] => Some(Term::from_factors(t.a, t.b, t.c ^ u.c)),
+                    [true, _, true] => Some(Term::from_factors(t.a, t.b ^ u.b, t.c)),
+                    [_, true, true] => Some(Term::from_factors(t.a ^ u.a, t.b, t.c)),
+                    _ => None,
+                }
+            }
+
+            #[inline]
+            fn plus(t: &Term<$t>, u: &Term<$t>, pos: Position) -> (Term<$t>, Term<$t>) {
+                let mut changed = *u;
+                changed.set(pos, u.get(pos) ^ t.get(pos));
+                let mut added = *u;
+                added.set(pos, t.get(pos));
+                (changed, added)
+            }
+        }
+    )*};
+}
+
+moves!(u64, u128);
 
 /// True when the terms of `group` (all sharing the factor at `pos`) can be rewritten to fewer
 /// terms by a generalized flip: their factors at `Q` or at `R` are linearly dependent.
@@ -207,7 +244,7 @@ mod tests {
     fn merge_needs_two_shared_factors() {
         assert_eq!(
             merge(&Term::new(1, 2, 4), &Term::new(1, 2, 8)),
-            Some(Term::new(1, 2, 12))
+            Some(Term::from_factors(1, 2, 12))
         );
         assert_eq!(merge(&Term::new(1, 2, 4), &Term::new(1, 3, 8)), None);
         assert!(merge(&Term::new(1, 2, 4), &Term::new(1, 2, 4)).unwrap().is_zero());

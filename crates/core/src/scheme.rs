@@ -4,16 +4,58 @@
 use alloc::vec::Vec;
 
 use crate::shape::Shape;
-use crate::term::{Factor, Position, Term};
+use crate::term::{FactorBits, Position, Term};
 
 /// A scheme over F2: terms whose sum should be the matrix multiplication tensor of `shape`.
 ///
 /// Construction checks only that every factor fits its matrix; use
-/// [`verify`](crate::verify::verify) to check the sum.
+/// [`verify`](crate::verify::verify) to check the sum. The factors are `u64` by default (every
+/// format up to 8x8x8); [`WideScheme`] holds the formats whose factors need up to 128 bits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Scheme {
+pub struct Scheme<F: FactorBits = u64> {
     shape: Shape,
-    terms: Vec<Term>,
+    terms: Vec<Term<F>>,
+}
+
+/// A scheme with factors of up to 128 bits (9x9x9, 10x10x10, 8x8x16, ...).
+pub type WideScheme = Scheme<u128>;
+
+/// A format whose factors do not fit the scheme's factor width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{shape} has factors of {width} bits; this scheme holds at most {bits}")]
+pub struct WidthError {
+    /// The format.
+    pub shape: Shape,
+    /// The bits its largest factor needs.
+    pub width: usize,
+    /// The bits the scheme's factors hold.
+    pub bits: usize,
+}
+
+impl WidthError {
+    /// `Ok` when the factors of `shape` fit `F`.
+    pub fn check<F: FactorBits>(shape: Shape) -> Result<(), WidthError> {
+        if shape.fits::<F>() {
+            Ok(())
+        } else {
+            Err(WidthError {
+                shape,
+                width: shape.factor_width(),
+                bits: F::BITS,
+            })
+        }
+    }
+}
+
+/// Why [`Scheme::new`] refused its terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SchemeError {
+    /// A factor with bits outside its matrix.
+    #[error(transparent)]
+    Range(#[from] FactorRangeError),
+    /// The format's factors are wider than the scheme's.
+    #[error(transparent)]
+    Width(#[from] WidthError),
 }
 
 /// A term whose factor has bits outside its matrix.
@@ -30,20 +72,17 @@ pub struct FactorRangeError {
     pub cols: usize,
 }
 
-/// The mask of the valid bits of factor `pos` of `shape`.
-pub fn factor_mask(shape: Shape, pos: Position) -> Factor {
-    match shape.factor_bits(pos) {
-        64 => u64::MAX,
-        bits => (1u64 << bits) - 1,
-    }
+/// The mask of the valid bits of factor `pos` of `shape` (which must fit `F`).
+pub fn factor_mask<F: FactorBits>(shape: Shape, pos: Position) -> F {
+    F::low_mask(shape.factor_bits(pos))
 }
 
 impl FactorRangeError {
     /// Checks that every factor of `term` (term number `index`) lies inside its matrix.
-    pub fn check(shape: Shape, index: usize, term: &Term) -> Result<(), FactorRangeError> {
+    pub fn check<F: FactorBits>(shape: Shape, index: usize, term: &Term<F>) -> Result<(), FactorRangeError> {
         match Position::ALL
             .into_iter()
-            .find(|&pos| term.get(pos) & !factor_mask(shape, pos) != 0)
+            .find(|&pos| term.get(pos) & !factor_mask::<F>(shape, pos) != F::ZERO)
         {
             None => Ok(()),
             Some(position) => {
@@ -60,30 +99,47 @@ impl FactorRangeError {
 }
 
 impl Scheme {
-    /// A scheme from its terms; fails when a factor has bits outside its matrix.
-    pub fn new(shape: Shape, terms: Vec<Term>) -> Result<Scheme, FactorRangeError> {
+    /// The standard algorithm with 64-bit factors (see [`Scheme::try_naive`]).
+    ///
+    /// # Panics
+    /// When the factors of `shape` need more than 64 bits ([`Shape::fits`]).
+    pub fn naive(shape: Shape) -> Scheme {
+        match Scheme::try_naive(shape) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl<F: FactorBits> Scheme<F> {
+    /// A scheme from its terms; fails when a factor has bits outside its matrix (a format whose
+    /// factors `F` cannot hold fails as a whole, even without terms).
+    pub fn new(shape: Shape, terms: Vec<Term<F>>) -> Result<Scheme<F>, SchemeError> {
+        WidthError::check::<F>(shape)?;
         for (i, t) in terms.iter().enumerate() {
             FactorRangeError::check(shape, i, t)?;
         }
         Ok(Scheme { shape, terms })
     }
 
-    /// The standard algorithm: one term `a_ij (x) b_jk (x) c_ki` per `(i, j, k)`, rank `n*m*p`.
-    pub fn naive(shape: Shape) -> Scheme {
+    /// The standard algorithm: one term `a_ij (x) b_jk (x) c_ki` per `(i, j, k)`, rank `n*m*p`,
+    /// or an error when the factors of `shape` do not fit `F`.
+    pub fn try_naive(shape: Shape) -> Result<Scheme<F>, WidthError> {
+        WidthError::check::<F>(shape)?;
         let [n, m, p] = shape.dims();
         let mut terms = Vec::with_capacity(n * m * p);
         for i in 0..n {
             for j in 0..m {
                 for k in 0..p {
-                    terms.push(Term::new(
-                        1 << shape.a_bit(i, j),
-                        1 << shape.b_bit(j, k),
-                        1 << shape.c_bit(k, i),
+                    terms.push(Term::from_factors(
+                        F::bit(shape.a_bit(i, j)),
+                        F::bit(shape.b_bit(j, k)),
+                        F::bit(shape.c_bit(k, i)),
                     ));
                 }
             }
         }
-        Scheme { shape, terms }
+        Ok(Scheme { shape, terms })
     }
 
     /// The shape.
@@ -97,12 +153,12 @@ impl Scheme {
     }
 
     /// The terms.
-    pub fn terms(&self) -> &[Term] {
+    pub fn terms(&self) -> &[Term<F>] {
         &self.terms
     }
 
     /// The terms, consuming the scheme.
-    pub fn into_terms(self) -> Vec<Term> {
+    pub fn into_terms(self) -> Vec<Term<F>> {
         self.terms
     }
 
@@ -120,7 +176,12 @@ impl Scheme {
         Position::ALL
             .into_iter()
             .map(|pos| {
-                let mut factors: Vec<Factor> = self.terms.iter().map(|t| t.get(pos)).filter(|&f| f != 0).collect();
+                let mut factors: Vec<F> = self
+                    .terms
+                    .iter()
+                    .map(|t| t.get(pos))
+                    .filter(|&f| f != F::ZERO)
+                    .collect();
                 factors.sort_unstable();
                 factors
                     .chunk_by(|x, y| x == y)
@@ -141,18 +202,12 @@ impl Scheme {
         let forms = |pos| {
             self.terms
                 .iter()
-                .map(|t: &Term| (t.get(pos).count_ones() as usize).saturating_sub(1))
+                .map(|t: &Term<F>| (t.get(pos).count_ones() as usize).saturating_sub(1))
                 .sum::<usize>()
         };
         let c_entries = self.shape.factor_bits(Position::C);
         let c_sums = (0..c_entries)
-            .map(|w| {
-                self.terms
-                    .iter()
-                    .filter(|t| t.c >> w & 1 == 1)
-                    .count()
-                    .saturating_sub(1)
-            })
+            .map(|w| self.terms.iter().filter(|t| t.c.test(w)).count().saturating_sub(1))
             .sum::<usize>();
         forms(Position::A) + forms(Position::B) + c_sums
     }
@@ -171,14 +226,15 @@ impl IntTerm {
         &self.factors[pos.index()]
     }
 
-    /// This term mod 2, as bit masks.
-    pub fn mod2(&self) -> Term {
+    /// This term mod 2, as bit masks (each factor of at most `F::BITS` entries).
+    pub fn mod2<F: FactorBits>(&self) -> Term<F> {
         let bits = |v: &[i64]| {
             v.iter()
                 .enumerate()
-                .fold(0u64, |acc, (i, &x)| acc | ((x & 1) as u64) << i)
+                .filter(|&(_, &x)| x & 1 == 1)
+                .fold(F::ZERO, |acc, (i, _)| acc | F::bit(i))
         };
-        Term::new(bits(&self.factors[0]), bits(&self.factors[1]), bits(&self.factors[2]))
+        Term::from_factors(bits(&self.factors[0]), bits(&self.factors[1]), bits(&self.factors[2]))
     }
 }
 
@@ -205,18 +261,19 @@ impl IntScheme {
     }
 
     /// Reduction mod 2. Terms that vanish mod 2 are kept (as zero terms) so the rank and term
-    /// indices stay those of the file.
-    pub fn mod2(&self) -> Scheme {
-        Scheme {
+    /// indices stay those of the file. Fails when the format's factors do not fit `F`.
+    pub fn mod2<F: FactorBits>(&self) -> Result<Scheme<F>, WidthError> {
+        WidthError::check::<F>(self.shape)?;
+        Ok(Scheme {
             shape: self.shape,
             terms: self.terms.iter().map(IntTerm::mod2).collect(),
-        }
+        })
     }
 
     /// The F2 scheme with coefficients 0 and 1.
-    pub fn from_f2(scheme: &Scheme) -> IntScheme {
+    pub fn from_f2<F: FactorBits>(scheme: &Scheme<F>) -> IntScheme {
         let shape = scheme.shape();
-        let unpack = |f: Factor, pos| (0..shape.factor_bits(pos)).map(|i| (f >> i & 1) as i64).collect();
+        let unpack = |f: F, pos| (0..shape.factor_bits(pos)).map(|i| f.test(i) as i64).collect();
         let terms = scheme
             .terms()
             .iter()
@@ -238,7 +295,13 @@ mod tests {
         assert_eq!(s.rank(), 24);
         assert!(Scheme::new(s.shape(), s.terms().to_vec()).is_ok());
         let bad = Scheme::new(s.shape(), alloc::vec![Term::new(1 << 6, 1, 1)]);
-        assert_eq!(bad.unwrap_err().position, Position::A);
+        assert!(matches!(
+            bad,
+            Err(SchemeError::Range(FactorRangeError {
+                position: Position::A,
+                ..
+            }))
+        ));
     }
 
     #[test]
@@ -262,6 +325,6 @@ mod tests {
         let s = Scheme::naive(Shape::new(3, 2, 2).unwrap());
         let z = IntScheme::from_f2(&s);
         assert!(z.is_binary());
-        assert_eq!(z.mod2(), s);
+        assert_eq!(z.mod2(), Ok(s));
     }
 }

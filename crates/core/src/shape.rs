@@ -2,12 +2,21 @@
 
 use core::fmt;
 
-/// The largest supported dimension: every factor must fit one `u64` (8 x 8 = 64 bits).
-pub const MAX_DIM: u8 = 8;
+/// The largest supported dimension, where the other dimensions leave room (16 x 8 = 128 bits).
+pub const MAX_DIM: u8 = 16;
+
+/// The most entries of one factor matrix: a factor is held in one `u128` at most.
+pub const MAX_FACTOR_BITS: usize = 128;
+
+/// The largest dimension of the formats whose factors fit one `u64` in any order of the
+/// dimensions (8 x 8 = 64): the formats the engines walk.
+pub const NARROW_DIM: usize = 8;
 
 /// The shape `<n,m,p>`: A is `n x m`, B is `m x p`, C (stored transposed) is `p x n`.
 ///
-/// Always valid: `1 <= n, m, p <= 8`, checked by [`Shape::new`].
+/// Always valid: `1 <= n, m, p <= 16` with at most 128 entries in each of the three matrices,
+/// checked by [`Shape::new`]. Formats up to 8x8x8 have factors of at most 64 bits
+/// ([`Shape::fits`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shape {
     n: u8,
@@ -15,9 +24,12 @@ pub struct Shape {
     p: u8,
 }
 
-/// A shape with a dimension outside `1..=8`.
+/// A shape with a dimension outside `1..=16`, or a matrix of more than 128 entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("shape <{n},{m},{p}> is not supported: every dimension must be between 1 and {MAX_DIM}")]
+#[error(
+    "shape <{n},{m},{p}> is not supported: every dimension must be between 1 and {MAX_DIM}, and each \
+     of the three matrices (n x m, m x p, p x n) have at most {MAX_FACTOR_BITS} entries"
+)]
 pub struct ShapeError {
     /// The rejected rows of A.
     pub n: usize,
@@ -28,10 +40,12 @@ pub struct ShapeError {
 }
 
 impl Shape {
-    /// The shape `<n,m,p>`, or an error when a dimension is 0 or above [`MAX_DIM`].
+    /// The shape `<n,m,p>`, or an error when a dimension is 0 or above [`MAX_DIM`], or a
+    /// matrix has more than [`MAX_FACTOR_BITS`] entries.
     pub fn new(n: usize, m: usize, p: usize) -> Result<Shape, ShapeError> {
         let ok = |d: usize| (1..=MAX_DIM as usize).contains(&d);
-        if ok(n) && ok(m) && ok(p) {
+        let fits = |x: usize, y: usize| x * y <= MAX_FACTOR_BITS;
+        if ok(n) && ok(m) && ok(p) && fits(n, m) && fits(m, p) && fits(p, n) {
             Ok(Shape {
                 n: n as u8,
                 m: m as u8,
@@ -85,6 +99,22 @@ impl Shape {
     pub const fn factor_bits(self, pos: crate::Position) -> usize {
         let (r, c) = self.factor_dims(pos);
         r * c
+    }
+
+    /// The entries of the largest of the three matrices: the bits a factor needs.
+    pub const fn factor_width(self) -> usize {
+        let [a, b, c] = [self.n() * self.m(), self.m() * self.p(), self.p() * self.n()];
+        let ab = if a > b { a } else { b };
+        if ab > c {
+            ab
+        } else {
+            c
+        }
+    }
+
+    /// Whether every factor of this shape fits `F` (`u64`: every format up to 8x8x8).
+    pub const fn fits<F: crate::term::FactorBits>(self) -> bool {
+        self.factor_width() <= F::BITS
     }
 
     /// The rank of the standard algorithm, `n*m*p`.
@@ -163,9 +193,18 @@ mod tests {
 
     #[test]
     fn rejects_out_of_range() {
-        assert!(Shape::new(9, 2, 2).is_err());
+        assert!(Shape::new(17, 2, 2).is_err());
         assert!(Shape::new(0, 2, 2).is_err());
-        assert!(Shape::new(8, 8, 8).is_ok());
+        assert!(Shape::new(12, 11, 11).is_err());
+        assert!(Shape::new(16, 8, 9).is_err());
+        assert!(Shape::new(8, 8, 8).unwrap().fits::<u64>());
+        let wide = [(9, 9, 9), (10, 10, 10), (11, 11, 11), (8, 8, 16), (16, 8, 8)];
+        for (n, m, p) in wide {
+            let s = Shape::new(n, m, p).unwrap();
+            assert!(!s.fits::<u64>() && s.fits::<u128>(), "{s}");
+        }
+        assert_eq!(Shape::new(4, 5, 12).unwrap().factor_width(), 60);
+        assert!(Shape::new(4, 5, 12).unwrap().fits::<u64>());
     }
 
     #[test]
@@ -173,6 +212,7 @@ mod tests {
         assert_eq!("4".parse::<Shape>().unwrap(), Shape::new(4, 4, 4).unwrap());
         assert_eq!("3x4x5".parse::<Shape>().unwrap(), Shape::new(3, 4, 5).unwrap());
         assert!("3x4".parse::<Shape>().is_err());
-        assert!("9x4x4".parse::<Shape>().is_err());
+        assert!("17x4x4".parse::<Shape>().is_err());
+        assert_eq!("9".parse::<Shape>().unwrap(), Shape::square(9).unwrap());
     }
 }

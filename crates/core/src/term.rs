@@ -1,10 +1,149 @@
 //! Factors and rank-one terms, bit-packed.
 
+use core::fmt::Debug;
+use core::hash::Hash;
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+
 use bytemuck::{Pod, Zeroable};
 
 /// One factor matrix over F2 as a bit mask: bit `r*cols + c` is entry `[r][c]`
-/// (see [`Shape::a_bit`](crate::Shape::a_bit) and its siblings for each position).
+/// (see [`Shape::a_bit`](crate::Shape::a_bit) and its siblings for each position). This is
+/// the width of every format up to 8x8x8, which the engines walk; see [`FactorBits`] for the
+/// wider factors of larger formats.
 pub type Factor = u64;
+
+/// The integer that holds one factor's bit mask: `u64` for every matrix of up to 64 entries
+/// (every format up to 8x8x8), `u128` for up to 128 (9x9x9, 10x10x10, 4x5x12, 8x8x16, ...).
+///
+/// Terms and schemes are generic over it, with `u64` as the default, so that code written for
+/// 64-bit factors compiles to exactly what it was, and a wide format pays for its width only.
+pub trait FactorBits:
+    Copy
+    + Default
+    + Debug
+    + Eq
+    + Ord
+    + Hash
+    + Pod
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+    + 'static
+{
+    /// Bits in one factor.
+    const BITS: usize;
+    /// The empty factor.
+    const ZERO: Self;
+    /// The factor with only bit 0.
+    const ONE: Self;
+
+    /// Set bits.
+    fn count_ones(self) -> u32;
+    /// The index of the lowest set bit (`BITS` for zero).
+    fn trailing_zeros(self) -> u32;
+    /// The factor without its lowest set bit.
+    fn clear_lowest(self) -> Self;
+    /// The low 64 bits folded with the high ones: a key for hashing (equal factors, equal keys).
+    fn fold64(self) -> u64;
+    /// The low 64 bits.
+    fn low64(self) -> u64;
+    /// A factor from 64 bits.
+    fn from_u64(x: u64) -> Self;
+
+    /// The factor with only bit `i` (`i < BITS`).
+    #[inline(always)]
+    fn bit(i: usize) -> Self {
+        Self::ONE << i
+    }
+
+    /// The factor with bits `0..bits` set (`bits <= BITS`).
+    #[inline(always)]
+    fn low_mask(bits: usize) -> Self {
+        if bits >= Self::BITS {
+            !Self::ZERO
+        } else {
+            (Self::ONE << bits).wrapping_dec()
+        }
+    }
+
+    /// `self - 1`, wrapping (all ones for zero).
+    fn wrapping_dec(self) -> Self;
+
+    /// Whether any of three factors is zero (a term that is the zero tensor). Written per
+    /// width on the integers themselves, so that the kernels' 64-bit code is what it was before
+    /// terms were generic.
+    fn any_zero(a: Self, b: Self, c: Self) -> bool;
+
+    /// Whether bit `i` is set.
+    #[inline(always)]
+    fn test(self, i: usize) -> bool {
+        (self >> i) & Self::ONE != Self::ZERO
+    }
+}
+
+macro_rules! factor_bits {
+    ($($t:ty),*) => {$(
+        impl FactorBits for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ZERO: $t = 0;
+            const ONE: $t = 1;
+
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+
+            #[inline(always)]
+            fn clear_lowest(self) -> $t {
+                self & self.wrapping_sub(1)
+            }
+
+            #[inline(always)]
+            fn fold64(self) -> u64 {
+                // For u64 the shift by 64 (as u128) is the identity fold; the compiler drops it.
+                (self as u128 ^ (self as u128 >> 64)) as u64
+            }
+
+            #[inline(always)]
+            fn low64(self) -> u64 {
+                self as u64
+            }
+
+            #[inline(always)]
+            fn from_u64(x: u64) -> $t {
+                x as $t
+            }
+
+            #[inline(always)]
+            fn any_zero(a: $t, b: $t, c: $t) -> bool {
+                a == 0 || b == 0 || c == 0
+            }
+
+            #[inline(always)]
+            fn wrapping_dec(self) -> $t {
+                self.wrapping_sub(1)
+            }
+        }
+    )*};
+}
+
+factor_bits!(u64, u128);
+
+/// A term with factors of up to 128 bits, for formats beyond 8x8x8.
+pub type WideTerm = Term<u128>;
 
 /// Which of the three factors of a term: `A` (n x m), `B` (m x p) or `C` (C transposed, p x n).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -70,22 +209,35 @@ impl Position {
 
 /// A rank-one term `a (x) b (x) c` over F2.
 ///
-/// Layout (`#[repr(C)]`, 24 bytes, [`Pod`]): the factors `a`, `b`, `c` as three `u64` in this
-/// order, so a slice of terms can be uploaded to a GPU as is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
+/// Layout (`#[repr(C)]`, [`Pod`]): the factors `a`, `b`, `c` in this order (24 bytes for the
+/// default `u64` factors), so a slice of terms can be uploaded to a GPU as is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(C)]
-pub struct Term {
+pub struct Term<F: FactorBits = Factor> {
     /// Factor A (n x m).
-    pub a: Factor,
+    pub a: F,
     /// Factor B (m x p).
-    pub b: Factor,
+    pub b: F,
     /// Factor C, transposed (p x n).
-    pub c: Factor,
+    pub c: F,
 }
 
+// SAFETY: `repr(C)` with three fields of one `Pod` type: no padding, every bit pattern valid.
+unsafe impl<F: FactorBits> Zeroable for Term<F> {}
+// SAFETY: as above.
+unsafe impl<F: FactorBits> Pod for Term<F> {}
+
 impl Term {
-    /// The term `a (x) b (x) c`.
+    /// The term `a (x) b (x) c` of 64-bit factors.
     pub const fn new(a: Factor, b: Factor, c: Factor) -> Term {
+        Term { a, b, c }
+    }
+}
+
+impl<F: FactorBits> Term<F> {
+    /// The term `a (x) b (x) c` of any width (for 64-bit factors, [`Term::new`] needs no
+    /// annotation on literals).
+    pub const fn from_factors(a: F, b: F, c: F) -> Term<F> {
         Term { a, b, c }
     }
 
@@ -93,7 +245,7 @@ impl Term {
     /// select by value, since an index into a term held in registers would force it into
     /// local memory.
     #[inline(always)]
-    pub fn get(&self, pos: Position) -> Factor {
+    pub fn get(&self, pos: Position) -> F {
         if cfg!(target_arch = "nvptx64") {
             match pos {
                 Position::A => self.a,
@@ -101,14 +253,14 @@ impl Term {
                 Position::C => self.c,
             }
         } else {
-            bytemuck::cast_ref::<Term, [Factor; 3]>(self)[pos as usize]
+            bytemuck::cast_ref::<Term<F>, [F; 3]>(self)[pos as usize]
         }
     }
 
     /// Sets the factor at `pos`: an indexed store on a CPU, a store by value on a GPU (as in
     /// [`Term::get`]).
     #[inline(always)]
-    pub fn set(&mut self, pos: Position, value: Factor) {
+    pub fn set(&mut self, pos: Position, value: F) {
         if cfg!(target_arch = "nvptx64") {
             match pos {
                 Position::A => self.a = value,
@@ -116,12 +268,12 @@ impl Term {
                 Position::C => self.c = value,
             }
         } else {
-            bytemuck::cast_mut::<Term, [Factor; 3]>(self)[pos as usize] = value;
+            bytemuck::cast_mut::<Term<F>, [F; 3]>(self)[pos as usize] = value;
         }
     }
 
     /// The factors as `[a, b, c]`.
-    pub const fn factors(&self) -> [Factor; 3] {
+    pub const fn factors(&self) -> [F; 3] {
         [self.a, self.b, self.c]
     }
 
@@ -130,20 +282,20 @@ impl Term {
     /// positions, so a move at `pos` is the same move at `A` on rotated terms; the GPU kernel
     /// reads terms rotated (by address) and so flips without selecting factors by position.
     #[inline(always)]
-    pub fn rotated(&self, pos: Position) -> Term {
-        Term::new(self.get(pos), self.get(pos.next()), self.get(pos.prev()))
+    pub fn rotated(&self, pos: Position) -> Term<F> {
+        Term::from_factors(self.get(pos), self.get(pos.next()), self.get(pos.prev()))
     }
 
     /// True for a cube `X (x) X (x) X`: all three factors equal (for a square shape, a term
     /// the cyclic symmetry fixes; see `symmetry`).
     #[inline(always)]
-    pub const fn is_cube(&self) -> bool {
+    pub fn is_cube(&self) -> bool {
         self.a == self.b && self.b == self.c
     }
 
     /// A rank-one term is the zero tensor when any factor is zero.
     #[inline(always)]
-    pub const fn is_zero(&self) -> bool {
-        self.a == 0 || self.b == 0 || self.c == 0
+    pub fn is_zero(&self) -> bool {
+        F::any_zero(self.a, self.b, self.c)
     }
 }

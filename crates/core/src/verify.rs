@@ -6,7 +6,7 @@ use core::fmt;
 
 use crate::scheme::{IntScheme, Scheme};
 use crate::shape::Shape;
-use crate::term::Position;
+use crate::term::{FactorBits, Position};
 
 /// How many wrong tensor entries a [`Diagnosis`] lists by index.
 pub const EXAMPLES: usize = 4;
@@ -29,19 +29,18 @@ pub struct Entry {
 
 impl fmt::Display for Entry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ((ai, aj), (bj, bk), (ck, ci)) = (self.a, self.b, self.c);
-        write!(
-            f,
-            "a{}{}*b{}{}*c{}{}: expected {}, found {}",
-            ai + 1,
-            aj + 1,
-            bj + 1,
-            bk + 1,
-            ck + 1,
-            ci + 1,
-            self.expected,
-            self.found
-        )
+        // Indices past 9 need a separator (a1_10), as in the letter format.
+        let wide = [self.a, self.b, self.c].iter().any(|&(r, c)| r.max(c) >= 9);
+        let entry = |f: &mut fmt::Formatter<'_>, letter: char, (r, c): (usize, usize)| match wide {
+            true => write!(f, "{letter}{}_{}", r + 1, c + 1),
+            false => write!(f, "{letter}{}{}", r + 1, c + 1),
+        };
+        entry(f, 'a', self.a)?;
+        f.write_str("*")?;
+        entry(f, 'b', self.b)?;
+        f.write_str("*")?;
+        entry(f, 'c', self.c)?;
+        write!(f, ": expected {}, found {}", self.expected, self.found)
     }
 }
 
@@ -121,12 +120,12 @@ fn diagnose(shape: Shape, found: impl Fn(usize, usize, usize) -> i64) -> Result<
     }
 }
 
-/// The sum of the terms over F2, as one `u64` (the C bits) per pair `(u, v)` of A and B bits:
+/// The sum of the terms over F2, as one factor (the C bits) per pair `(u, v)` of A and B bits:
 /// two schemes of one shape compute the same tensor exactly when these are equal (a move kept
 /// it, say).
-pub fn f2_tensor(scheme: &Scheme) -> Vec<u64> {
+pub fn f2_tensor<F: FactorBits>(scheme: &Scheme<F>) -> Vec<F> {
     let nv = scheme.shape().factor_bits(Position::B);
-    let mut t = vec![0u64; scheme.shape().factor_bits(Position::A) * nv];
+    let mut t = vec![F::ZERO; scheme.shape().factor_bits(Position::A) * nv];
     for term in scheme.terms() {
         for u in bits(term.a) {
             let row = &mut t[u * nv..(u + 1) * nv];
@@ -139,49 +138,49 @@ pub fn f2_tensor(scheme: &Scheme) -> Vec<u64> {
 }
 
 /// The indices of the set bits of `x`, lowest first.
-fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+fn bits<F: FactorBits>(mut x: F) -> impl Iterator<Item = usize> {
     core::iter::from_fn(move || {
-        (x != 0).then(|| {
+        (x != F::ZERO).then(|| {
             let i = x.trailing_zeros() as usize;
-            x &= x - 1;
+            x = x.clear_lowest();
             i
         })
     })
 }
 
 /// The tensor itself over F2, in the layout of [`f2_tensor`].
-fn f2_target(shape: Shape) -> Vec<u64> {
-    f2_tensor(&Scheme::naive(shape))
+fn f2_target<F: FactorBits>(shape: Shape) -> Vec<F> {
+    f2_tensor(&Scheme::<F>::try_naive(shape).expect("a scheme's format fits its factors"))
 }
 
 /// A scheme that [`verify`] found valid over F2. Only [`Verified::new`], which verifies, makes
 /// one, so code that takes a `Verified` (a search's pool, its result files) holds valid schemes
 /// by its types rather than by each caller's discipline.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verified(Scheme);
+pub struct Verified<F: FactorBits = u64>(Scheme<F>);
 
-impl Verified {
+impl<F: FactorBits> Verified<F> {
     /// Verifies `scheme` over F2.
-    pub fn new(scheme: Scheme) -> Result<Verified, Diagnosis> {
+    pub fn new(scheme: Scheme<F>) -> Result<Verified<F>, Diagnosis> {
         verify(&scheme)?;
         Ok(Verified(scheme))
     }
 
     /// The scheme.
-    pub fn scheme(&self) -> &Scheme {
+    pub fn scheme(&self) -> &Scheme<F> {
         &self.0
     }
 
     /// The scheme, no longer marked verified.
-    pub fn into_scheme(self) -> Scheme {
+    pub fn into_scheme(self) -> Scheme<F> {
         self.0
     }
 }
 
-impl core::ops::Deref for Verified {
-    type Target = Scheme;
+impl<F: FactorBits> core::ops::Deref for Verified<F> {
+    type Target = Scheme<F>;
 
-    fn deref(&self) -> &Scheme {
+    fn deref(&self) -> &Scheme<F> {
         &self.0
     }
 }
@@ -190,13 +189,13 @@ impl core::ops::Deref for Verified {
 impl std::error::Error for Diagnosis {}
 
 /// Verifies a scheme over F2: `Ok` when its terms sum to the tensor mod 2.
-pub fn verify(scheme: &Scheme) -> Result<(), Diagnosis> {
+pub fn verify<F: FactorBits>(scheme: &Scheme<F>) -> Result<(), Diagnosis> {
     let found = f2_tensor(scheme);
-    if found == f2_target(scheme.shape()) {
+    if found == f2_target::<F>(scheme.shape()) {
         return Ok(());
     }
     let nv = scheme.shape().factor_bits(Position::B);
-    diagnose(scheme.shape(), |u, v, w| (found[u * nv + v] >> w & 1) as i64)
+    diagnose(scheme.shape(), |u, v, w| found[u * nv + v].test(w) as i64)
 }
 
 /// Verifies an integer scheme over Z: `Ok` when its terms sum to the tensor exactly.

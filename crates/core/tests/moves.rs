@@ -1,37 +1,12 @@
 //! Property tests: every move preserves the tensor, on random schemes reached by random moves
-//! from naive schemes of several shapes up to 8x8x8.
+//! from naive schemes of several shapes up to 8x8x8 (beyond it: `wide.rs`).
 
+mod common;
+
+use common::{scramble, valid};
 use flipgraph_core::moves::{self, generalized_flip_rank, generalized_flip_subsets};
-use flipgraph_core::rng::WyRand;
-use flipgraph_core::verify::verify;
-use flipgraph_core::{Position, Scheme, Shape, Term};
+use flipgraph_core::{Position, Shape, Term};
 use proptest::prelude::*;
-
-/// A random scheme: `steps` random flips (and a few plus moves) from the naive scheme.
-fn scramble(shape: Shape, seed: u64, steps: usize) -> Vec<Term> {
-    let mut rng = WyRand::new(seed);
-    let mut terms = Scheme::naive(shape).into_terms();
-    for step in 0..steps {
-        let pos = Position::from_index(rng.below(3));
-        let i = rng.below(terms.len());
-        let partners: Vec<usize> = (0..terms.len())
-            .filter(|&j| j != i && terms[j].get(pos) == terms[i].get(pos))
-            .collect();
-        if step % 17 == 16 {
-            let j = (i + 1 + rng.below(terms.len() - 1)) % terms.len();
-            let (changed, added) = moves::plus(&terms[i], &terms[j], pos);
-            terms[j] = changed;
-            terms.push(added);
-        } else if let Some(&j) = partners.get(rng.below(partners.len().max(1))) {
-            let (mut t, mut u) = (terms[i], terms[j]);
-            moves::flip(&mut t, &mut u, pos);
-            terms[i] = t;
-            terms[j] = u;
-        }
-        terms.retain(|t| !t.is_zero());
-    }
-    terms
-}
 
 fn shapes() -> impl Strategy<Value = Shape> {
     prop_oneof![
@@ -46,16 +21,12 @@ fn shapes() -> impl Strategy<Value = Shape> {
     .prop_map(|(n, m, p)| Shape::new(n, m, p).unwrap())
 }
 
-fn valid(shape: Shape, terms: Vec<Term>) -> bool {
-    verify(&Scheme::new(shape, terms.into_iter().filter(|t| !t.is_zero()).collect()).unwrap()).is_ok()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
     fn flips_and_plus_moves_preserve_the_tensor(shape in shapes(), seed in any::<u64>(), steps in 0usize..400) {
-        prop_assert!(valid(shape, scramble(shape, seed, steps)));
+        prop_assert!(valid(shape, scramble::<u64>(shape, seed, steps)));
     }
 
     #[test]

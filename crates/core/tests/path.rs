@@ -11,7 +11,7 @@ fn read(name: &str) -> Scheme {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/data")
         .join(name);
-    let mut s = formats::read_path(&p).unwrap().scheme.mod2();
+    let mut s = formats::read_path(&p).unwrap().scheme.mod2().unwrap();
     s.remove_zero_terms();
     s
 }

@@ -13,7 +13,7 @@ fn main() -> anyhow::Result<()> {
     let [_, input, seconds, output] = &args[..] else {
         anyhow::bail!("usage: descend SCHEME SECONDS OUT.json");
     };
-    let start = read_path(input.as_ref())?.f2();
+    let start = read_path(input.as_ref())?.f2()?;
     let limit = Duration::from_secs_f64(seconds.parse()?);
     let summary = Descent::new(start).time_limit(limit).run()?; // verified, like all results
     std::fs::write(output, write_f2(&summary.best, Format::PerminovJson)?)?;

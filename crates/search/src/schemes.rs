@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Ring, SchemeFile};
 use flipgraph_core::verify::{self, Diagnosis};
 use flipgraph_core::{IntScheme, Scheme};
@@ -26,9 +26,10 @@ impl Checked {
         }
     }
 
-    /// The scheme mod 2 with zero terms removed.
-    pub fn f2_scheme(&self) -> Scheme {
-        self.file.f2()
+    /// The scheme mod 2 with zero terms removed; an error for a format whose factors need
+    /// more than 64 bits (the engines walk 64-bit factors).
+    pub fn f2_scheme(&self) -> Result<Scheme> {
+        Ok(self.file.f2()?)
     }
 }
 
@@ -45,7 +46,8 @@ pub fn read_valid(path: &Path) -> Result<IntScheme> {
 /// only 0 and 1.
 pub fn read_checked(path: &Path) -> Result<Checked> {
     let file = formats::read_path(path)?;
-    let f2 = verify::verify(&file.scheme.mod2());
+    // Verified with 128-bit factors, which hold every format (9x9x9 and 10x10x10 included).
+    let f2 = verify::verify(&file.scheme.mod2::<u128>()?);
     let integer = !file.scheme.is_binary() || file.declared_ring == Some(Ring::Z);
     let z = (integer || f2.is_ok()).then(|| verify::verify_z(&file.scheme));
     Ok(Checked { file, z, f2 })
@@ -57,5 +59,5 @@ pub fn read_valid_f2(path: &Path) -> Result<Scheme> {
     if let Err(d) = &checked.f2 {
         anyhow::bail!("{}: not a valid scheme over F2: {d}", path.display());
     }
-    Ok(checked.f2_scheme())
+    checked.f2_scheme().with_context(|| path.display().to_string())
 }

@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::Format;
-use flipgraph_core::known::{best_known_rank, table};
+use flipgraph_core::known::{best_known_rank, table, wide_table, BestKnown};
 use flipgraph_core::Shape;
 
 use super::algebra::best_construction;
 use super::duration::parse_duration;
 use super::engine_args::EngineArgs;
 use super::search::{self, interrupt_flag};
+use super::walkable::parse_walkable;
 use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
 use crate::write::{parse_writable, write_verified, WriteArgs};
@@ -29,7 +30,8 @@ use crate::write::{parse_writable, write_verified, WriteArgs};
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
     /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
-    /// before it).
+    /// before it), or `wide`: the formats of `flipgraph known --wide` that searches walk (a
+    /// dimension past 8, at most 64 entries per matrix), smallest first.
     #[arg(long, value_delimiter = ',', required = true, value_parser = parse_sizes)]
     sizes: Vec<Sizes>,
     /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
@@ -63,13 +65,25 @@ pub struct Args {
 enum Sizes {
     One(Shape),
     All,
+    Wide,
 }
 
 fn parse_sizes(s: &str) -> Result<Sizes, String> {
     match s.trim() {
         "all" => Ok(Sizes::All),
-        one => one.parse().map(Sizes::One).map_err(|e| format!("{e}")),
+        "wide" => Ok(Sizes::Wide),
+        one => parse_walkable(one).map(Sizes::One),
     }
+}
+
+/// The formats of `entries` that searches walk, by naive rank (then by dimensions).
+fn by_size(entries: impl Iterator<Item = BestKnown>) -> Vec<Shape> {
+    let mut all: Vec<Shape> = entries
+        .filter_map(|e| Shape::new(e.dims[0], e.dims[1], e.dims[2]).ok())
+        .filter(|s| s.fits::<u64>())
+        .collect();
+    all.sort_by_key(|s| (s.naive_rank(), s.dims()));
+    all
 }
 
 /// The formats `sizes` names, in order, each once: `all` is every format of the best known
@@ -79,13 +93,8 @@ fn formats(sizes: &[Sizes]) -> Vec<Shape> {
     for entry in sizes {
         let more: Vec<Shape> = match entry {
             Sizes::One(shape) => vec![*shape],
-            Sizes::All => {
-                let mut all: Vec<Shape> = table()
-                    .filter_map(|e| Shape::new(e.dims[0], e.dims[1], e.dims[2]).ok())
-                    .collect();
-                all.sort_by_key(|s| (s.naive_rank(), s.dims()));
-                all
-            }
+            Sizes::All => by_size(table()),
+            Sizes::Wide => by_size(wide_table()),
         };
         for shape in more {
             if !out.contains(&shape) {
@@ -349,5 +358,15 @@ mod tests {
         let mixed = formats(&[parse_sizes("2x2x3").unwrap(), parse_sizes("all").unwrap()]);
         assert_eq!((mixed.len(), mixed[0]), (84, shape(2, 2, 3)));
         assert!(parse_sizes("9").is_err());
+    }
+
+    #[test]
+    fn wide_is_every_walkable_format_past_8() {
+        let wide = formats(&[parse_sizes("wide").unwrap()]);
+        assert_eq!(wide.len(), 80);
+        assert_eq!(wide[0], shape(2, 2, 9));
+        assert!(wide.iter().all(|s| s.fits::<u64>() && s.dims().iter().any(|&d| d > 8)));
+        assert!(wide.contains(&shape(4, 5, 12)) && !wide.contains(&shape(8, 8, 9)));
+        assert!(parse_sizes("4x5x12").is_ok());
     }
 }

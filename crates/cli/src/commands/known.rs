@@ -7,17 +7,22 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use flipgraph_core::construction::{constructions, Construction};
-use flipgraph_core::known::{best_known, best_known_rank, table, BestKnown};
+use flipgraph_core::known::{best_known, best_known_rank, table, wide_table, BestKnown};
 use flipgraph_core::Shape;
 
 use crate::schemes::read_checked;
 
-/// The best known rank over F2 of every format up to 8x8x8, with its source; with `--results`,
+/// The best known rank over F2 of every format up to 8x8x8 (with --wide: of the 309 larger
+/// formats up to 16 whose matrices have at most 128 entries), with its source; with `--results`,
 /// the best verified scheme found in result folders beside it.
 #[derive(clap::Args)]
 pub struct Args {
-    /// One format (e.g. 4x4x5 or 5); all 84 when left out.
+    /// One format (e.g. 4x4x5, 5 or 4x5x12); all 84 up to 8x8x8 when left out.
     shape: Option<Shape>,
+    /// List the formats beyond 8x8x8 instead (a dimension of 9 to 16, at most 128 entries per
+    /// matrix); searches walk those whose matrices have at most 64 entries (4x5x12, 2x4x16).
+    #[arg(long, conflicts_with = "shape")]
+    wide: bool,
     /// Result folders (searched two levels deep for files named SHAPE-rRANK.EXT, as `search`
     /// writes them); the lowest rank per format that verifies is shown.
     #[arg(long, num_args = 1..)]
@@ -39,13 +44,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let entries: Vec<BestKnown> = match args.shape {
         Some(shape) => {
             let entry =
-                best_known(shape).with_context(|| format!("{shape}: no best known rank (formats 2..8 only)"))?;
+                best_known(shape).with_context(|| format!("{shape}: no best known rank (no dimension of 1)"))?;
             if entry.dims != shape.dims() {
                 let [n, m, p] = entry.dims;
                 println!("{shape}: the table lists it as {n}x{m}x{p} (the rank does not depend on the order)");
             }
             vec![entry]
         }
+        None if args.wide => wide_table().collect(),
         None => table().collect(),
     };
     // One format's source is shown in full.
@@ -148,7 +154,11 @@ pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> 
         // never counted.
         for (rank, path) in files {
             match read_checked(&path) {
-                Ok(c) if c.f2.is_ok() && c.f2_scheme().rank() == rank && sorted_dims(c.file.scheme.shape) == dims => {
+                Ok(c)
+                    if c.f2.is_ok()
+                        && c.file.f2::<u128>().map(|s| s.rank()) == Ok(rank)
+                        && sorted_dims(c.file.scheme.shape) == dims =>
+                {
                     best.insert(dims, (rank, path));
                     break;
                 }

@@ -16,3 +16,4 @@ pub mod plot;
 pub mod preset;
 pub mod search;
 pub mod verify;
+pub mod walkable;

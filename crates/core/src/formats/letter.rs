@@ -1,6 +1,7 @@
 //! The letter format: one rank-one term a line, `(a14+a23)*(b12)*(c14+c22)`.
 //!
-//! `aXY` is row X, column Y of A (1-based), `bXY` of B and `cXY` of C transposed. Integer files
+//! `aXY` is row X, column Y of A (1-based), `bXY` of B and `cXY` of C transposed; formats with a
+//! dimension past 9 write every variable as `aX_Y` (`a10_12`), which is read in any file. Integer files
 //! carry coefficients (`2*a52`, `- c13`), a leading `-(...)` negates a factor, factors are
 //! separated by `*` or white space, and lines may end in CRLF. Blank lines and lines starting
 //! with `#` are skipped. The shape is the largest index seen in each dimension.
@@ -246,7 +247,8 @@ impl Parser<'_> {
             .map_err(|_| self.error(format!("coefficient {digits} is too large")))
     }
 
-    /// `aXY`, `bXY` or `cXY` with 1-based single-digit indices.
+    /// `aXY`, `bXY` or `cXY` with 1-based single-digit indices, or `aX_Y` (any index up to
+    /// [`MAX_DIM`], as written for formats with a dimension past 9).
     fn variable(&mut self) -> Result<(Position, usize, usize), ParseError> {
         let pos = match self.peek() {
             Some(b'a') => Position::A,
@@ -258,20 +260,39 @@ impl Parser<'_> {
             Some(c) => return Err(self.error(format!("unexpected byte 0x{c:02x}"))),
             None => return Err(self.error("expected a variable like a12, found the end of the line")),
         };
-        let digit = |p: &Parser, k: usize| {
-            p.chars
-                .get(p.at + k)
-                .filter(|c| (b'1'..=b'0' + MAX_DIM).contains(c))
-                .map(|c| (c - b'1') as usize)
+        let from = self.at + 1;
+        let digits = self.chars[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let index = |bytes: &[u8]| {
+            std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|d| d.parse::<usize>().ok())
+                .filter(|i| (1..=MAX_DIM as usize).contains(i))
+                .map(|i| i - 1)
         };
-        match (digit(self, 1), digit(self, 2)) {
-            (Some(r), Some(c)) if !self.chars.get(self.at + 3).is_some_and(u8::is_ascii_alphanumeric) => {
-                self.at += 3;
+        let (indices, end) = if self.chars.get(from + digits) == Some(&b'_') {
+            let more = self.chars[from + digits + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let end = from + digits + 1 + more;
+            let rc = index(&self.chars[from..from + digits]).zip(index(&self.chars[from + digits + 1..end]));
+            (rc.filter(|_| more > 0), end)
+        } else if digits == 2 {
+            (
+                index(&self.chars[from..from + 1]).zip(index(&self.chars[from + 1..from + 2])),
+                from + 2,
+            )
+        } else {
+            (None, from + digits)
+        };
+        match indices {
+            Some((r, c)) if !self.chars.get(end).is_some_and(u8::is_ascii_alphanumeric) => {
+                self.at = end;
                 Ok((pos, r, c))
             }
             _ => Err(self.error(format!(
-                "a variable needs two indices from 1 to {MAX_DIM}, like {}12",
-                pos.letter()
+                "a variable needs two indices from 1 to {MAX_DIM}, like {l}12 or {l}10_12",
+                l = pos.letter()
             ))),
         }
     }
@@ -280,6 +301,8 @@ impl Parser<'_> {
 /// Writes a scheme in the letter format, one term a line.
 pub fn write(scheme: &IntScheme) -> String {
     let mut out = String::new();
+    // Single-digit indices where every index is; `a10_12` once one is not.
+    let wide = scheme.shape.dims().iter().any(|&d| d > 9);
     for term in &scheme.terms {
         for (k, pos) in Position::ALL.into_iter().enumerate() {
             if k > 0 {
@@ -301,7 +324,11 @@ pub fn write(scheme: &IntScheme) -> String {
                 } else {
                     format!("{}*", x.unsigned_abs())
                 };
-                let _ = write!(out, "{sign}{mag}{}{}{}", pos.letter(), i / cols + 1, i % cols + 1);
+                let (r, c) = (i / cols + 1, i % cols + 1);
+                let _ = match wide {
+                    true => write!(out, "{sign}{mag}{}{r}_{c}", pos.letter()),
+                    false => write!(out, "{sign}{mag}{}{r}{c}", pos.letter()),
+                };
                 first = false;
             }
             out.push(')');

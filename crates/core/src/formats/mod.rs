@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::scheme::IntScheme;
 use crate::shape::Shape;
+use crate::term::FactorBits;
 use crate::term::Position;
 
 pub mod letter;
@@ -164,12 +165,13 @@ pub struct SchemeFile {
 }
 
 impl SchemeFile {
-    /// The scheme over F2: coefficients mod 2, zero terms dropped (what the engines walk).
-    /// Whether it is valid is [`crate::verify::verify`]'s to say.
-    pub fn f2(&self) -> crate::Scheme {
-        let mut scheme = self.scheme.mod2();
+    /// The scheme over F2: coefficients mod 2, zero terms dropped (what the engines walk), or
+    /// an error when the format's factors are wider than `F`. Whether it is valid is
+    /// [`crate::verify::verify`]'s to say.
+    pub fn f2<F: FactorBits>(&self) -> Result<crate::Scheme<F>, crate::scheme::WidthError> {
+        let mut scheme = self.scheme.mod2()?;
         scheme.remove_zero_terms();
-        scheme
+        Ok(scheme)
     }
 }
 

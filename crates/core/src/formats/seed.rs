@@ -10,7 +10,7 @@ use std::io::Read;
 use super::{check_rank, shape_at, ParseError, WriteError};
 use crate::scheme::{IntScheme, Scheme};
 use crate::shape::Shape;
-use crate::term::{Factor, Term};
+use crate::term::Term;
 
 /// The start of the opening line.
 pub const BEGIN: &str = "BEGIN-RANK";
@@ -50,8 +50,9 @@ fn seed_dims(shape: Shape) -> [(usize, usize); 3] {
     [(n, m), (m, p), (n, p)]
 }
 
-/// Moves a factor between C^T (bit `k*n+i`) and the seed's C (bit `i*p+k`).
-fn transpose(bits: Factor, rows: usize, cols: usize) -> Factor {
+/// Moves a factor between C^T (bit `k*n+i`) and the seed's C (bit `i*p+k`). A seed's factors
+/// are read and written as `u128`, which holds every format's.
+fn transpose(bits: u128, rows: usize, cols: usize) -> u128 {
     let mut out = 0;
     for r in 0..rows {
         for c in 0..cols {
@@ -104,17 +105,17 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
     let [n, _, p] = shape.dims();
     let mut terms = Vec::with_capacity(rank);
     for chunk in raw.chunks(per_term) {
-        let mut f = [0u64; 3];
+        let mut f = [0u128; 3];
         let mut at = 0;
         for (k, &(r, c)) in dims.iter().enumerate() {
             let len = bytes_for(r * c);
-            f[k] = chunk[at..at + len].iter().rev().fold(0, |acc, &b| acc << 8 | b as u64);
+            f[k] = chunk[at..at + len].iter().rev().fold(0, |acc, &b| acc << 8 | b as u128);
             at += len;
         }
-        let term = Term::new(f[0], f[1], transpose(f[2], n, p));
+        let term = Term::from_factors(f[0], f[1], transpose(f[2], n, p));
         terms.push(term);
     }
-    let scheme = Scheme::new(shape, terms).map_err(|e| ParseError::whole(format!("seed block: {e}")))?;
+    let scheme = Scheme::<u128>::new(shape, terms).map_err(|e| ParseError::whole(format!("seed block: {e}")))?;
     Ok(IntScheme::from_f2(&scheme))
 }
 
@@ -126,7 +127,7 @@ pub fn write(scheme: &IntScheme) -> Result<String, WriteError> {
     let shape = scheme.shape;
     let [n, m, p] = shape.dims();
     let mut raw = Vec::new();
-    for t in scheme.mod2().terms() {
+    for t in scheme.mod2::<u128>().expect("every format fits 128 bits").terms() {
         let factors = [t.a, t.b, transpose(t.c, p, n)];
         for (f, (r, c)) in factors.into_iter().zip(seed_dims(shape)) {
             raw.extend_from_slice(&f.to_le_bytes()[..bytes_for(r * c)]);

@@ -4,7 +4,7 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::{Group, Reversal};
-use crate::scheme::{FactorRangeError, Scheme};
+use crate::scheme::{Scheme, SchemeError};
 use crate::shape::Shape;
 use crate::term::Term;
 
@@ -32,9 +32,9 @@ pub enum OrbitsError {
         /// The missing image.
         image: Term,
     },
-    /// A representative with bits outside its matrix.
+    /// A representative with bits outside its matrix (or a format too wide for its factors).
     #[error(transparent)]
-    FactorRange(#[from] FactorRangeError),
+    Scheme(#[from] SchemeError),
 }
 
 /// The orbits of a scheme invariant under a group: one representative per free orbit (the

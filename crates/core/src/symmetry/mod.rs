@@ -109,7 +109,7 @@ pub fn rotate(t: Term, k: usize) -> Term {
 
 /// True when `sigma t = t`: all three factors are equal.
 #[inline(always)]
-pub const fn is_fixed(t: &Term) -> bool {
+pub fn is_fixed(t: &Term) -> bool {
     t.is_cube()
 }
 
@@ -141,12 +141,12 @@ impl Orbit {
     }
 
     /// The representative.
-    pub const fn representative(&self) -> Term {
+    pub fn representative(&self) -> Term {
         self.rep
     }
 
     /// Fixed or triple.
-    pub const fn kind(&self) -> OrbitKind {
+    pub fn kind(&self) -> OrbitKind {
         if is_fixed(&self.rep) {
             OrbitKind::Fixed
         } else {
@@ -155,7 +155,7 @@ impl Orbit {
     }
 
     /// The number of terms: 1 for a fixed orbit, 3 for a triple.
-    pub const fn size(&self) -> usize {
+    pub fn size(&self) -> usize {
         match self.kind() {
             OrbitKind::Fixed => 1,
             OrbitKind::Triple => 3,
@@ -179,7 +179,7 @@ impl Orbit {
     }
 
     /// True when the representative is zero (a factor is zero): the orbit has no terms.
-    pub const fn is_zero(&self) -> bool {
+    pub fn is_zero(&self) -> bool {
         self.rep.is_zero()
     }
 }
@@ -359,7 +359,7 @@ impl SymmetricScheme {
     /// order, new ones come after). Fails when a factor has bits outside the matrix.
     pub fn with_cubes(&self, cubes: &[Factor]) -> Result<SymmetricScheme, SymmetryError> {
         let n = self.shape.n();
-        let mask = factor_mask(self.shape, Position::A);
+        let mask: Factor = factor_mask(self.shape, Position::A);
         if let Some(i) = cubes.iter().position(|&x| x & !mask != 0) {
             let position = Position::A;
             return Err(FactorRangeError {

@@ -157,7 +157,7 @@ pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
                 continue;
             }
             let grown = algebra::extend(o, dim).context("cannot extend the scheme")?;
-            out.push(Verified::new(grown.mod2()).context("an extended scheme failed verification")?);
+            out.push(Verified::new(grown.mod2()?).context("an extended scheme failed verification")?);
         }
     }
     Ok(out)
@@ -369,7 +369,8 @@ mod tests {
             "/../../tests/data/3x3x3-r23-laderman.m"
         )))
         .unwrap()
-        .f2();
+        .f2::<u64>()
+        .unwrap();
         let target = shape("3x4x3");
         let all = grown(&laderman, target).unwrap();
         // Six orientations of a 3x3x3 scheme, each grown in m.

@@ -572,7 +572,7 @@ mod tests {
         let paths = out.write_scheme(&huge).unwrap();
         assert_eq!(paths.len(), 1);
         assert_eq!(paths[0].extension().unwrap(), "b32", "{paths:?}");
-        let back = formats::read_path(&paths[0]).unwrap().f2();
+        let back = formats::read_path(&paths[0]).unwrap().f2::<u64>().unwrap();
         assert_eq!(back.rank(), huge.rank());
     }
 
@@ -597,7 +597,11 @@ mod tests {
             "{said}"
         );
         assert_eq!(path.file_name().unwrap(), "2x2x2-r8.json");
-        let back = flipgraph_core::formats::read_path(&path).unwrap().scheme.mod2();
+        let back = flipgraph_core::formats::read_path(&path)
+            .unwrap()
+            .scheme
+            .mod2::<u64>()
+            .unwrap();
         assert_eq!(flipgraph_core::verify::verify(&back), Ok(()));
         assert_eq!(std::fs::read_to_string(victim.path()).unwrap(), "precious");
         let _ = std::fs::remove_file(&planted);

@@ -213,7 +213,7 @@ mod tests {
     fn strassen() -> Verified {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/2x2x2-r7-strassen.m");
         let file = flipgraph_core::formats::read_path(std::path::Path::new(path)).unwrap();
-        Verified::new(file.f2()).unwrap()
+        Verified::new(file.f2().unwrap()).unwrap()
     }
 
     #[test]

@@ -13,6 +13,7 @@ use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
 use super::engine_args::EngineArgs;
+use super::walkable::parse_walkable;
 use crate::engine::{Backend, EngineSpec, StartKind};
 use crate::search::progress::{si, Progress};
 use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
@@ -28,7 +29,7 @@ use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
 pub struct Args {
     /// Sizes (square N or NxMxP), comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
+    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8", value_parser = parse_walkable)]
     sizes: Vec<Shape>,
     /// Start from these schemes instead of the naive scheme of --sizes (the record regime:
     /// throughput near the best known ranks).

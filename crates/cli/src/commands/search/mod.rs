@@ -15,6 +15,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
 use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
+use super::walkable::parse_walkable;
 use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind};
 use crate::schemes::read_valid_f2;
 use crate::search::island::Island;
@@ -40,7 +41,7 @@ pub struct Args {
     /// The shape: 4 (square) or 4x4x5.
     ///
     /// Taken from --from or --resume when given.
-    #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"])]
+    #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"], value_parser = parse_walkable)]
     pub size: Option<Shape>,
     /// Start from these schemes (files in any format, or folders of them) instead of the naive
     /// one.
