@@ -128,6 +128,7 @@ fn detection_uses_content_not_names() {
         ("1 1 1 1\n1\n1\n1\n", Format::PerminovTxt),
         ("(a11)*(b11)*(c11)", Format::Letter),
         ("x\nBEGIN-RANK1-1X1X1-ZLIB-BASE32\n", Format::Seed),
+        ("A:=Matrix(1, 1, [[A_1_1]]):\nTensor:=TriadSet([]):", Format::Maple),
     ];
     for (text, want) in cases {
         assert_eq!(formats::detect(text), Ok(want), "{text}");

@@ -7,6 +7,7 @@
 //! | Perminov JSON | yes | yes | [`perminov_json`] |
 //! | Perminov txt | yes | yes | [`perminov_txt`] |
 //! | seed zlib-base32 block | yes | yes | [`seed`] |
+//! | Maple triads (`.mpl`) | yes | no | [`maple`] |
 //!
 //! Readers give an [`IntScheme`] (integer coefficients; F2 files hold 0 and 1) and detect the
 //! format from the content ([`detect`]). Writers drop zero terms.
@@ -20,6 +21,7 @@ use crate::term::FactorBits;
 use crate::term::Position;
 
 pub mod letter;
+pub mod maple;
 pub mod mathematica;
 pub mod perminov_json;
 pub mod perminov_txt;
@@ -42,16 +44,19 @@ pub enum Format {
     PerminovTxt,
     /// The zlib-base32 seed block of the preprint.
     Seed,
+    /// Maple's `TriadSet([Triad([Matrix(..), Matrix(..), Matrix(..)]), ...])` (read only).
+    Maple,
 }
 
 impl Format {
     /// Every format, in the order of the table above.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Letter,
         Format::Mathematica,
         Format::PerminovJson,
         Format::PerminovTxt,
         Format::Seed,
+        Format::Maple,
     ];
 
     /// The short name used on the command line.
@@ -62,6 +67,7 @@ impl Format {
             Format::PerminovJson => "json",
             Format::PerminovTxt => "txt",
             Format::Seed => "seed",
+            Format::Maple => "maple",
         }
     }
 
@@ -73,12 +79,13 @@ impl Format {
             Format::PerminovJson => "json",
             Format::PerminovTxt => "txt",
             Format::Seed => "b32",
+            Format::Maple => "mpl",
         }
     }
 
     /// True when [`write()`] supports this format.
     pub const fn writable(self) -> bool {
-        !matches!(self, Format::Mathematica)
+        !matches!(self, Format::Mathematica | Format::Maple)
     }
 }
 
@@ -95,7 +102,7 @@ impl std::str::FromStr for Format {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == s || f.extension() == s)
-            .ok_or_else(|| format!("unknown format '{s}' (expected letter, mathematica, json, txt or seed)"))
+            .ok_or_else(|| format!("unknown format '{s}' (expected letter, mathematica, json, txt, seed or maple)"))
     }
 }
 
@@ -221,6 +228,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if text.contains(seed::BEGIN) {
         return Ok(Format::Seed);
     }
+    if text.contains(maple::MARKER) {
+        return Ok(Format::Maple);
+    }
     if let Some(rest) = trimmed.strip_prefix('{') {
         return Ok(match rest.trim_start().chars().next() {
             Some('"') => Format::PerminovJson,
@@ -241,7 +251,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     {
         return Ok(Format::Letter);
     }
-    Err(ParseError::at(1, "unrecognised scheme format (expected the letter format, a Mathematica list, Perminov JSON or txt, or a seed block)"))
+    Err(ParseError::at(1, "unrecognised scheme format (expected the letter format, a Mathematica list, Perminov JSON or txt, a seed block or Maple triads)"))
 }
 
 /// Reads a scheme from raw bytes, detecting the format.
@@ -260,6 +270,7 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
         Format::PerminovJson => perminov_json::read(text).map(|(s, r)| (s, Some(r)))?,
         Format::PerminovTxt => (perminov_txt::read(text)?, None),
         Format::Seed => (seed::read(text)?, Some(Ring::F2)),
+        Format::Maple => (maple::read(text)?, None),
     };
     if scheme.terms.is_empty() {
         return Err(ParseError::whole("the scheme has no terms"));
@@ -353,7 +364,7 @@ pub fn write(scheme: &IntScheme, format: Format, ring: Ring) -> Result<String, W
         Format::PerminovJson => Ok(perminov_json::write(&nonzero, ring)),
         Format::PerminovTxt => Ok(perminov_txt::write(&nonzero)),
         Format::Seed => seed::write(&nonzero),
-        Format::Mathematica => Err(WriteError::Unsupported(format)),
+        Format::Mathematica | Format::Maple => Err(WriteError::Unsupported(format)),
     }
 }
 
