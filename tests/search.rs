@@ -300,6 +300,53 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
     );
 }
 
+/// A start padded with zero terms (audit item 9): the file says rank 123, the scheme has 23. The
+/// search starts from the 23 terms and names what it writes by the real rank.
+#[test]
+fn a_start_padded_with_zero_terms_is_written_at_its_real_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let json = dir.path().join("laderman.json");
+    let converted = bin()
+        .arg("convert")
+        .arg(&laderman)
+        .args(["--to", "json", "-o"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(converted.status.success(), "{}", text(&converted));
+    let mut scheme: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for key in ["u", "v", "w"] {
+        let zeros = serde_json::json!(vec![0; 9]);
+        scheme[key]
+            .as_array_mut()
+            .unwrap()
+            .extend(std::iter::repeat_n(zeros, 100));
+    }
+    scheme["m"] = serde_json::json!(123);
+    let padded = dir.path().join("padded.json");
+    std::fs::write(&padded, scheme.to_string()).unwrap();
+    let said = text(&bin().arg("verify").arg(&padded).output().unwrap());
+    assert!(said.contains("rank 123"), "the padding is read as written: {said}");
+
+    let out = dir.path().join("run");
+    let done = bin()
+        .args(["search", "--backend", "cpu", "--quiet", "--time", "1s", "--from"])
+        .arg(&padded)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let written = results(&out);
+    assert!(written.iter().any(|p| p.ends_with("3x3x3-r23.json")), "{written:?}");
+    assert!(
+        !written.iter().any(|p| p.to_string_lossy().contains("r123")),
+        "{written:?}"
+    );
+    assert_results_whole(&out);
+}
+
 /// `flipgraph search` of 2x5x5 on the CPU, climbing from 2x4x5 (40 naive terms, best known 33;
 /// a slice of 2x5x5 adds 10 terms) to rank 44 within a minute, into `out`, with `extra` flags.
 fn climb_2x5x5(out: &Path, extra: &[&str]) -> Command {

@@ -8,7 +8,7 @@ use flipgraph_core::additions::{programs, Program};
 use flipgraph_core::group::{invariant_groups, orbits, Group};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::is_c3_invariant;
-use flipgraph_core::{IntScheme, Position};
+use flipgraph_core::{IntScheme, Position, Scheme};
 
 use crate::schemes::read_checked;
 
@@ -37,39 +37,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             checked.f2.as_ref().err().map(ToString::to_string).unwrap_or_default()
         ),
     }
-    let scheme = match checked.f2_scheme() {
-        Ok(scheme) => scheme,
-        Err(why) => {
-            // Symmetries, weights and flips are counted on 64-bit factors.
-            println!("details:   none for this format ({why:#})");
-            return Ok(ExitCode::SUCCESS);
-        }
-    };
-    if file.scheme.shape.is_square() {
-        let yes = if is_c3_invariant(&scheme) { "yes" } else { "no" };
-        println!("C3-invariant (a(x)b(x)c -> b(x)c(x)a): {yes}");
+    // Symmetries are read on 64-bit factors (the groups' walks); the counts below on 128-bit
+    // ones, which hold every format.
+    match checked.f2_scheme() {
+        Ok(scheme) => print_symmetries(&scheme),
+        Err(why) => println!("symmetries: not read for this format ({why:#})"),
     }
-    // The groups a symmetric search can walk it under (--symmetry), with their orbits.
-    let groups: Vec<String> = invariant_groups(&scheme)
-        .into_iter()
-        .filter(|&g| g != Group::Trivial)
-        .filter_map(|g| {
-            let o = orbits(g, &scheme).ok()?;
-            Some(format!(
-                "{g} ({} free orbits, {} other terms)",
-                o.free.len(),
-                o.fixed.len()
-            ))
-        })
-        .collect();
-    println!(
-        "invariant under: {}",
-        if groups.is_empty() {
-            "none".to_owned()
-        } else {
-            groups.join(", ")
-        }
-    );
+    let scheme = file.f2::<u128>()?;
     for pos in Position::ALL {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
     }
@@ -87,4 +61,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     println!("flip pairs (F2): {pairs}{sink}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `scheme` is C3-invariant, and the groups a symmetric search can walk it under
+/// (`--symmetry`), with their orbits.
+fn print_symmetries(scheme: &Scheme) {
+    if scheme.shape().is_square() {
+        let yes = if is_c3_invariant(scheme) { "yes" } else { "no" };
+        println!("C3-invariant (a(x)b(x)c -> b(x)c(x)a): {yes}");
+    }
+    let groups: Vec<String> = invariant_groups(scheme)
+        .into_iter()
+        .filter(|&g| g != Group::Trivial)
+        .filter_map(|g| {
+            let o = orbits(g, scheme).ok()?;
+            Some(format!(
+                "{g} ({} free orbits, {} other terms)",
+                o.free.len(),
+                o.fixed.len()
+            ))
+        })
+        .collect();
+    println!(
+        "invariant under: {}",
+        if groups.is_empty() {
+            "none".to_owned()
+        } else {
+            groups.join(", ")
+        }
+    );
 }

@@ -3,6 +3,7 @@
 pub mod algebra;
 pub mod bench;
 pub mod campaign;
+pub mod choices;
 pub mod codegen;
 pub mod convert;
 pub mod duration;
