@@ -22,7 +22,7 @@ pub type WideScheme = Scheme<u128>;
 
 /// A format whose factors do not fit the scheme's factor width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{shape} has factors of {width} bits; this scheme holds at most {bits}")]
+#[error("{shape} needs factors of {width} bits, wider than the {bits}-bit factors this takes")]
 pub struct WidthError {
     /// The format.
     pub shape: Shape,

@@ -199,23 +199,29 @@ pub fn verify<F: FactorBits>(scheme: &Scheme<F>) -> Result<(), Diagnosis> {
 }
 
 /// Verifies an integer scheme over Z: `Ok` when its terms sum to the tensor exactly.
+///
+/// Sums are exact (128-bit, checked); an entry whose sum leaves that range is reported wrong
+/// (found `i64::MAX`) rather than clamped, so no overflow ever passes for a valid scheme.
 pub fn verify_z(scheme: &IntScheme) -> Result<(), Diagnosis> {
     let shape = scheme.shape;
     let [nu, nv, nw] = Position::ALL.map(|pos| shape.factor_bits(pos));
-    let mut t = vec![0i64; nu * nv * nw];
+    let mut t: Vec<Option<i128>> = vec![Some(0); nu * nv * nw];
     for term in &scheme.terms {
         let [a, b, c] = &term.factors;
         for (u, &x) in a.iter().enumerate().filter(|e| *e.1 != 0) {
             for (v, &y) in b.iter().enumerate().filter(|e| *e.1 != 0) {
                 let base = (u * nv + v) * nw;
-                let xy = x.saturating_mul(y);
+                let xy = x as i128 * y as i128;
                 for (w, &z) in c.iter().enumerate().filter(|e| *e.1 != 0) {
-                    t[base + w] = t[base + w].saturating_add(xy.saturating_mul(z));
+                    let sum = &mut t[base + w];
+                    *sum = sum.and_then(|s| s.checked_add(xy.checked_mul(z as i128)?));
                 }
             }
         }
     }
-    diagnose(shape, |u, v, w| t[(u * nv + v) * nw + w])
+    diagnose(shape, |u, v, w| {
+        t[(u * nv + v) * nw + w].map_or(i64::MAX, |s| i64::try_from(s).unwrap_or(i64::MAX))
+    })
 }
 
 #[cfg(test)]

@@ -206,10 +206,32 @@ fn fuzzer_findings_no_longer_panic() {
 
 #[test]
 fn extreme_coefficients_are_written_without_overflow() {
-    let s = formats::read(b"(-9223372036854775807*a11 - a11)*(b11)*(c11)")
-        .unwrap()
-        .scheme;
-    assert_eq!(s.terms[0].factors[0][0], i64::MIN);
+    let mut s = formats::read(b"(a11)*(b11)*(c11)").unwrap().scheme;
+    s.terms[0].factors[0][0] = i64::MIN;
     let text = formats::write(&s, Format::Letter, Ring::Z).unwrap();
     assert!(text.contains("-9223372036854775808*a11"), "{text}");
+}
+
+/// A coefficient is read exactly or refused, never clamped (a hostile audit's cases: clamped
+/// sums made invalid schemes pass over F2 and over Z).
+#[test]
+fn huge_coefficients_are_refused_not_clamped() {
+    let cases: [&[u8]; 3] = [
+        b"(9223372036854775807*a11+9223372036854775807*a11)*(b11)*(c11)",
+        b"(-9223372036854775807*a11 - a11)*(b11)*(c11)",
+        b"{\"n\":[1,1,1],\"m\":3,\"z2\":false,\"u\":[[4611686018427387905],[-4611686018427387904],[1]],\"v\":[[5],[2],[1]],\"w\":[[1],[1],[2]]}",
+    ];
+    for bytes in cases {
+        let e = formats::read(bytes).unwrap_err().to_string();
+        assert!(e.contains("too large") || e.contains("beyond the supported"), "{e}");
+    }
+    // Built in memory past the readers' bound, the sum overflows: reported wrong, not valid.
+    let mut s = formats::read(b"(a11)*(b11)*(c11)\n(a11)*(b11)*(c11)\n(a11)*(b11)*(c11)")
+        .unwrap()
+        .scheme;
+    let [x, y, z] = [4611686018427387905, -4611686018427387904, 1];
+    s.terms[0].factors = [vec![x], vec![5], vec![1]];
+    s.terms[1].factors = [vec![y], vec![2], vec![1]];
+    s.terms[2].factors = [vec![z], vec![1], vec![2]];
+    assert!(verify_z(&s).is_err(), "the true sum is 13835058055282163719, not 1");
 }

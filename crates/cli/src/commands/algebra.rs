@@ -141,6 +141,12 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
     if args.write.output.is_some() {
         bail!("split writes its parts to FIRST_OUT and SECOND_OUT; -o does not apply");
     }
+    if args.first_out == args.second_out {
+        bail!(
+            "FIRST_OUT and SECOND_OUT are both {}: the second part would overwrite the first",
+            args.first_out.display()
+        );
+    }
     let s = read_valid(&args.input)?;
     let size = s.shape.dims()[args.dim as usize];
     if !(1..size).contains(&args.at) {

@@ -30,7 +30,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if checked.f2.is_err() {
         bail!("{}: not a valid scheme over F2; nothing to lift", args.input.display());
     }
-    let scheme = checked.f2_scheme()?;
+    let scheme = checked
+        .f2_scheme()
+        .with_context(|| format!("{}: cannot lift", args.input.display()))?;
     tracing::info!(
         "lifting {} rank {} to Z: {} random sign vectors, then the general lift up to 2^{} \
          (a 7x7x7 scheme takes a minute or more)",

@@ -39,13 +39,27 @@ impl Expr {
         }
     }
 
-    /// The scale folded into the linear form.
-    fn into_linear(self, pos: Position) -> Linear {
+    /// The scale folded into the linear form; `None` when a coefficient overflows.
+    fn into_linear(self, pos: Position) -> Option<Linear> {
         let scale = self.scale;
         let [a, b, c] = self.factors;
         let f = [a, b, c].into_iter().nth(pos.index()).flatten().unwrap_or_default();
-        f.into_iter().map(|(r, c, k)| (r, c, k.saturating_mul(scale))).collect()
+        scaled(f, scale)
     }
+}
+
+/// `f` times `scale`, with repeated entries added up; `None` when a coefficient overflows (an
+/// exact reading or an error, never a clamped number).
+fn scaled(f: Linear, scale: i64) -> Option<Linear> {
+    let mut out: Linear = Vec::with_capacity(f.len());
+    for (r, c, k) in f {
+        let k = k.checked_mul(scale)?;
+        match out.iter_mut().find(|e| (e.0, e.1) == (r, c)) {
+            Some(e) => e.2 = e.2.checked_add(k)?,
+            None => out.push((r, c, k)),
+        }
+    }
+    Some(out)
 }
 
 /// Reads a scheme in the letter format.
@@ -89,8 +103,8 @@ pub fn read(text: &str) -> Result<IntScheme, ParseError> {
             for (pos, f) in Position::ALL.into_iter().zip(factors) {
                 let (_, cols) = shape.factor_dims(pos);
                 for (r, c, coef) in f {
-                    let x = &mut t.factors[pos.index()][r * cols + c];
-                    *x = x.saturating_add(coef);
+                    // Each entry once: `scaled` added up repeated ones.
+                    t.factors[pos.index()][r * cols + c] = coef;
                 }
             }
             t
@@ -137,7 +151,9 @@ impl Parser<'_> {
         let scale = expr.scale;
         match expr.factors {
             [Some(a), Some(b), Some(c)] => {
-                let a = a.into_iter().map(|(r, c, k)| (r, c, k.saturating_mul(scale))).collect();
+                let too_large = || self.error("a coefficient is too large");
+                let a = scaled(a, scale).ok_or_else(too_large)?;
+                let (b, c) = (scaled(b, 1).ok_or_else(too_large)?, scaled(c, 1).ok_or_else(too_large)?);
                 Ok([a, b, c])
             }
             _ => Err(self.error("a term needs one factor each of a, b and c")),
@@ -155,8 +171,10 @@ impl Parser<'_> {
                 self.at = start;
                 return Err(self.error("only entries of one matrix can be added"));
             };
-            let mut sum = acc.into_linear(pos);
-            sum.extend(next.into_linear(pos));
+            let (Some(mut sum), Some(more)) = (acc.into_linear(pos), next.into_linear(pos)) else {
+                return Err(self.error("a coefficient is too large"));
+            };
+            sum.extend(more);
             acc = Expr::scalar(1);
             acc.factors[pos.index()] = Some(sum);
         }
@@ -176,7 +194,10 @@ impl Parser<'_> {
             }
             let start = self.at;
             let atom = self.atom(depth)?;
-            acc.scale = acc.scale.saturating_mul(atom.scale);
+            acc.scale = acc
+                .scale
+                .checked_mul(atom.scale)
+                .ok_or_else(|| self.error("a coefficient is too large"))?;
             for (slot, f) in acc.factors.iter_mut().zip(atom.factors) {
                 if let Some(f) = f {
                     if slot.replace(f).is_some() {
@@ -203,7 +224,10 @@ impl Parser<'_> {
             return Ok(match inner.linear_position() {
                 Some(pos) => {
                     let mut e = Expr::scalar(1);
-                    e.factors[pos.index()] = Some(inner.into_linear(pos));
+                    let linear = inner
+                        .into_linear(pos)
+                        .ok_or_else(|| self.error("a coefficient is too large"))?;
+                    e.factors[pos.index()] = Some(linear);
                     e
                 }
                 None => inner,

@@ -17,24 +17,55 @@ struct Matrix {
     line: usize,
 }
 
-/// A cursor over the text after [`MARKER`], with errors naming the line.
+/// A cursor over the text after [`MARKER`], with errors naming the line. The line is counted
+/// as the cursor moves (it only moves forward), so a large file is read in linear time.
 struct Cursor<'a> {
     text: &'a str,
     at: usize,
+    /// Newlines before `counted`.
+    lines: usize,
+    counted: usize,
 }
 
 impl Cursor<'_> {
-    fn line(&self) -> usize {
-        1 + self.text[..self.at].matches('\n').count()
+    fn line(&mut self) -> usize {
+        self.lines += self.text[self.counted..self.at].matches('\n').count();
+        self.counted = self.at;
+        1 + self.lines
     }
 
-    fn error(&self, message: impl Into<String>) -> ParseError {
+    fn error(&mut self, message: impl Into<String>) -> ParseError {
         ParseError::at(self.line(), message)
     }
 
+    /// Skips white space and Maple comments (`#` to the end of the line).
     fn skip_space(&mut self) {
-        let rest = &self.text[self.at..];
-        self.at += rest.len() - rest.trim_start().len();
+        loop {
+            let rest = &self.text[self.at..];
+            let trimmed = rest.trim_start();
+            self.at += rest.len() - trimmed.len();
+            if !trimmed.starts_with('#') {
+                return;
+            }
+            self.at += trimmed.find('\n').unwrap_or(trimmed.len());
+        }
+    }
+
+    /// The word `word` (a Maple name such as `Triad`), after white space.
+    fn word(&mut self, word: &str) -> Result<(), ParseError> {
+        self.skip_space();
+        if self.text[self.at..].starts_with(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            let found: String = self.text[self.at..].chars().take(12).collect();
+            Err(self.error(format!("expected {word}(...), found '{found}'")))
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_space();
+        self.text[self.at..].chars().next()
     }
 
     fn expect(&mut self, c: char) -> Result<(), ParseError> {
@@ -47,7 +78,9 @@ impl Cursor<'_> {
                 .chars()
                 .next()
                 .map_or("the end".into(), |f| format!("'{f}'"));
-            Err(self.error(format!("expected '{c}' in a Matrix(rows, cols, [[..]]), found {found}")))
+            Err(self.error(format!(
+                "expected '{c}' in a TriadSet of Matrix(rows, cols, [[..]]), found {found}"
+            )))
         }
     }
 
@@ -57,24 +90,49 @@ impl Cursor<'_> {
         let sign = usize::from(rest.starts_with('-'));
         let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
         let token = &rest[..sign + digits];
-        let value = token
-            .parse()
-            .map_err(|_| self.error(format!("expected an integer, found '{}'", &rest[..rest.len().min(12)])))?;
+        let value = match token.parse() {
+            Ok(value) => value,
+            Err(_) if digits > 0 => return Err(self.error(format!("the integer {token} is too large"))),
+            Err(_) => {
+                let found: String = rest.chars().take(12).collect();
+                return Err(self.error(format!("expected an integer, found '{found}'")));
+            }
+        };
         self.at += token.len();
         Ok(value)
     }
 
     fn size(&mut self) -> Result<usize, ParseError> {
         let value = self.integer()?;
-        usize::try_from(value)
-            .ok()
-            .filter(|&v| (1..=crate::shape::MAX_DIM as usize).contains(&v))
-            .ok_or_else(|| {
-                self.error(format!(
-                    "a matrix size must be from 1 to {}, not {value}",
-                    crate::shape::MAX_DIM
-                ))
-            })
+        match usize::try_from(value) {
+            Ok(v) if (1..=crate::shape::MAX_DIM as usize).contains(&v) => Ok(v),
+            _ => Err(self.error(format!(
+                "a matrix size must be from 1 to {}, not {value}",
+                crate::shape::MAX_DIM
+            ))),
+        }
+    }
+
+    /// `Matrix(rows, cols, [[..], ..])`.
+    fn whole_matrix(&mut self) -> Result<Matrix, ParseError> {
+        self.word("Matrix")?;
+        self.expect('(')?;
+        self.matrix()
+    }
+
+    /// `Triad([Matrix(..), Matrix(..), Matrix(..)])`.
+    fn triad(&mut self) -> Result<[Matrix; 3], ParseError> {
+        self.word("Triad")?;
+        self.expect('(')?;
+        self.expect('[')?;
+        let a = self.whole_matrix()?;
+        self.expect(',')?;
+        let b = self.whole_matrix()?;
+        self.expect(',')?;
+        let c = self.whole_matrix()?;
+        self.expect(']')?;
+        self.expect(')')?;
+        Ok([a, b, c])
     }
 
     /// The rest of a matrix after `Matrix(`.
@@ -110,31 +168,47 @@ impl Cursor<'_> {
     }
 }
 
-/// Reads a Maple triad set.
+/// Where the triad set starts: the first [`MARKER`] outside a comment.
+fn marker(text: &str) -> Option<usize> {
+    text.match_indices(MARKER).map(|(at, _)| at).find(|&at| {
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        !text[line_start..at].contains('#')
+    })
+}
+
+/// Reads a Maple triad set: `TriadSet([Triad([..]), ...])`, one term a triad.
 pub fn read(text: &str) -> Result<IntScheme, ParseError> {
-    let start = text
-        .find(MARKER)
-        .ok_or_else(|| ParseError::whole("no TriadSet( in the file"))?;
-    let mut cursor = Cursor { text, at: start };
-    let mut matrices = Vec::new();
-    while let Some(k) = text[cursor.at..].find("Matrix(") {
-        cursor.at += k + "Matrix(".len();
-        matrices.push(cursor.matrix()?);
-        check_rank(matrices.len() / 3, Some(cursor.line()))?;
+    let start = marker(text).ok_or_else(|| ParseError::whole("no TriadSet( in the file"))?;
+    let mut cursor = Cursor {
+        text,
+        at: start + MARKER.len(),
+        lines: 0,
+        counted: 0,
+    };
+    cursor.expect('[')?;
+    let mut triads = Vec::new();
+    while cursor.peek() != Some(']') || !triads.is_empty() {
+        triads.push(cursor.triad()?);
+        let line = cursor.line();
+        check_rank(triads.len(), Some(line))?;
+        if cursor.peek() != Some(',') {
+            break;
+        }
+        cursor.expect(',')?;
     }
-    if matrices.len() % 3 != 0 {
-        return Err(cursor.error(format!("{} matrices: a triad has three", matrices.len())));
+    cursor.expect(']')?;
+    cursor.expect(')')?;
+    if marker(&text[cursor.at..]).is_some() {
+        return Err(cursor.error("a second TriadSet in the file"));
     }
-    let Some(first) = matrices.first() else {
+    let Some([first, second, _]) = triads.first() else {
         return Err(ParseError::whole("the TriadSet has no Triad"));
     };
-    let (n, m) = (first.rows, first.cols);
-    let p = matrices[1].cols;
+    let (n, m, p) = (first.rows, first.cols, second.cols);
     let shape = shape_at(n, m, p, Some(first.line))?;
     let want = [(n, m), (m, p), (p, n)];
-    let mut terms = Vec::with_capacity(matrices.len() / 3);
-    let mut triads = matrices.into_iter();
-    while let (Some(a), Some(b), Some(c)) = (triads.next(), triads.next(), triads.next()) {
+    let mut terms = Vec::with_capacity(triads.len());
+    for [a, b, c] in triads {
         for (x, (rows, cols)) in [&a, &b, &c].into_iter().zip(want) {
             if (x.rows, x.cols) != (rows, cols) {
                 return Err(ParseError::at(
@@ -187,6 +261,20 @@ mod tests {
     }
 
     #[test]
+    fn comments_and_text_around_the_set_are_skipped() {
+        let naive = IntScheme::from_f2(&Scheme::naive(Shape::new(2, 2, 3).unwrap()));
+        let text = maple(&naive)
+            .replacen(
+                "Triad([",
+                "# Matrix(9, 9, [[1]]) and TriadSet( in a comment\nTriad([",
+                1,
+            )
+            .replacen("A:=", "# TriadSet(\nA:=", 1)
+            + "B := Matrix(2, 2, [[B_1_1, B_1_2], [B_2_1, B_2_2]]):\n";
+        assert_eq!(read(&text).unwrap(), naive);
+    }
+
+    #[test]
     fn bad_triads_name_their_line() {
         let good = maple(&IntScheme::from_f2(&Scheme::naive(Shape::new(2, 2, 3).unwrap())));
         // The second triad's A as a 1x1 matrix.
@@ -199,6 +287,9 @@ mod tests {
             (good.replacen("Matrix(2, 3,", "Matrix(2, 17,", 1), "from 1 to 16"),
             (good[..good.len() - 30].to_owned(), "expected"),
             ("Tensor:=TriadSet([]):".to_owned(), "no Triad"),
+            (good.replacen("Triad([", "Foo([", 1), "expected Triad(...)"),
+            (good.replacen("]), Matrix(", "], Matrix(", 1), "expected"),
+            (format!("{good}{good}"), "a second TriadSet"),
         ];
         for (text, needle) in cases {
             let e = read(&text).expect_err(needle);

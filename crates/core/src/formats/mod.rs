@@ -27,6 +27,10 @@ pub mod perminov_json;
 pub mod perminov_txt;
 pub mod seed;
 
+/// The largest coefficient a file may hold, 2^31 - 1 (the field's schemes use 1 and 2): a
+/// coefficient is read exactly or refused, never clamped, and products of schemes stay exact.
+pub const MAX_COEFFICIENT: i64 = i32::MAX as i64;
+
 /// A hard limit on the rank a file may declare, so a bad header cannot make a reader allocate
 /// without bound. The naive 8x8x8 scheme has rank 512.
 pub const MAX_RANK: usize = 1 << 16;
@@ -275,6 +279,7 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
     if scheme.terms.is_empty() {
         return Err(ParseError::whole("the scheme has no terms"));
     }
+    check_coefficients(&scheme)?;
     Ok(SchemeFile {
         format,
         scheme,
@@ -378,6 +383,22 @@ fn check_rank(rank: usize, line: Option<usize>) -> Result<(), ParseError> {
     } else {
         Ok(())
     }
+}
+
+/// Refuses a coefficient beyond [`MAX_COEFFICIENT`], naming its term and factor.
+fn check_coefficients(scheme: &IntScheme) -> Result<(), ParseError> {
+    for (i, t) in scheme.terms.iter().enumerate() {
+        for pos in Position::ALL {
+            if let Some(x) = t.get(pos).iter().find(|x| x.unsigned_abs() > MAX_COEFFICIENT as u64) {
+                return Err(ParseError::whole(format!(
+                    "term {}: coefficient {x} of {} is beyond the supported +-{MAX_COEFFICIENT}",
+                    i + 1,
+                    pos.letter()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A shape from file values, with the error naming the line.
