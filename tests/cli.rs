@@ -481,6 +481,13 @@ fn the_sum_of_two_laderman_schemes_is_3x3x6_rank_46_and_splits_back() {
     let out = flipgraph(&["split", laderman, "--dim", "m", "--at", "3", "x.json", "y.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("--at 3 leaves a part empty"), "{}", text(&out));
+    let out = flipgraph(&["split", laderman, "--dim", "m", "--at", "1", "x.json", "x.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("the second part would overwrite the first"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
