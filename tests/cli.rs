@@ -811,6 +811,17 @@ fn paths_from_naive_to_strassen_and_laderman_replay_exactly() {
         ]);
         assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
     }
+    // A move with bits outside the shape's matrices: the error names the path file.
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "flipgraph-path 2x2x2\npair 0x1000000000 0x1 0x1\n").unwrap();
+    let strassen = data("2x2x2-r7-strassen.m");
+    let out = flipgraph(&["replay", strassen.to_str().unwrap(), outside.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("outside.txt: its moves put bits outside the matrices of 2x2x2"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// A path file is read line by line, whatever its size (issue 51 audit items 9 and 12: `path`

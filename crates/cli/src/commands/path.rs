@@ -120,7 +120,8 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let Some(shape) = shape else {
         bail!("{name}: line 1: empty path file");
     };
-    let end = Scheme::new(shape, replay.terms())?;
+    let end = Scheme::new(shape, replay.terms())
+        .with_context(|| format!("{name}: its moves put bits outside the matrices of {shape}"))?;
     verify(&end).map_err(|d| anyhow::anyhow!("the path ends at an invalid scheme: {d}"))?;
     eprintln!("replayed {counts}: rank {} to rank {}", a.rank(), end.rank());
     if let Some(target) = &args.target {
