@@ -212,6 +212,21 @@ fn extreme_coefficients_are_written_without_overflow() {
     assert!(text.contains("-9223372036854775808*a11"), "{text}");
 }
 
+#[test]
+fn a_byte_order_mark_is_skipped_in_every_format() {
+    let laderman = formats::read_path(&data("3x3x3-r23-laderman.m"))
+        .unwrap()
+        .f2::<u64>()
+        .unwrap();
+    let f2 = flipgraph_core::IntScheme::from_f2(&laderman);
+    for format in Format::ALL.into_iter().filter(|f| f.writable()) {
+        let text = formats::write(&f2, format, Ring::F2).unwrap();
+        let back = formats::read(format!("\u{feff}{text}").as_bytes()).unwrap();
+        assert_eq!(back.format, format);
+        assert_eq!(back.f2::<u64>().unwrap(), laderman, "{format}");
+    }
+}
+
 /// A coefficient is read exactly or refused, never clamped (a hostile audit's cases: clamped
 /// sums made invalid schemes pass over F2 and over Z).
 #[test]

@@ -267,6 +267,8 @@ pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
             format!("not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
         )
     })?;
+    // A UTF-8 byte-order mark (editors on Windows write one) is no part of any format.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = detect(text)?;
     let (scheme, declared_ring) = match format {
         Format::Letter => (letter::read(text)?, None),
