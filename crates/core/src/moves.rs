@@ -244,7 +244,7 @@ mod tests {
     fn merge_needs_two_shared_factors() {
         assert_eq!(
             merge(&Term::new(1, 2, 4), &Term::new(1, 2, 8)),
-            Some(Term::from_factors(1, 2, 12))
+            Some(Term::new(1, 2, 12))
         );
         assert_eq!(merge(&Term::new(1, 2, 4), &Term::new(1, 3, 8)), None);
         assert!(merge(&Term::new(1, 2, 4), &Term::new(1, 2, 4)).unwrap().is_zero());

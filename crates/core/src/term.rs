@@ -2,7 +2,7 @@
 
 use core::fmt::Debug;
 use core::hash::Hash;
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+use core::ops::{BitAnd, BitOr, BitXor, BitXorAssign, Not, Shl, Shr};
 
 use bytemuck::{Pod, Zeroable};
 
@@ -16,7 +16,7 @@ pub type Factor = u64;
 /// (every format up to 8x8x8), `u128` for up to 128 (9x9x9, 10x10x10, 4x5x12, 8x8x16, ...).
 ///
 /// Terms and schemes are generic over it, with `u64` as the default, so that code written for
-/// 64-bit factors compiles to exactly what it was, and a wide format pays for its width only.
+/// 64-bit factors compiles as it did, and a wide format pays for its width only.
 pub trait FactorBits:
     Copy
     + Default
@@ -31,8 +31,6 @@ pub trait FactorBits:
     + BitOr<Output = Self>
     + BitXor<Output = Self>
     + Not<Output = Self>
-    + BitAndAssign
-    + BitOrAssign
     + BitXorAssign
     + Shl<usize, Output = Self>
     + Shr<usize, Output = Self>
@@ -51,12 +49,6 @@ pub trait FactorBits:
     fn trailing_zeros(self) -> u32;
     /// The factor without its lowest set bit.
     fn clear_lowest(self) -> Self;
-    /// The low 64 bits folded with the high ones: a key for hashing (equal factors, equal keys).
-    fn fold64(self) -> u64;
-    /// The low 64 bits.
-    fn low64(self) -> u64;
-    /// A factor from 64 bits.
-    fn from_u64(x: u64) -> Self;
 
     /// The factor with only bit `i` (`i < BITS`).
     #[inline(always)]
@@ -70,12 +62,9 @@ pub trait FactorBits:
         if bits >= Self::BITS {
             !Self::ZERO
         } else {
-            (Self::ONE << bits).wrapping_dec()
+            !(!Self::ZERO << bits)
         }
     }
-
-    /// `self - 1`, wrapping (all ones for zero).
-    fn wrapping_dec(self) -> Self;
 
     /// Whether any of three factors is zero (a term that is the zero tensor). Written per
     /// width on the integers themselves, so that the kernels' 64-bit code is what it was before
@@ -112,30 +101,10 @@ macro_rules! factor_bits {
             }
 
             #[inline(always)]
-            fn fold64(self) -> u64 {
-                // For u64 the shift by 64 (as u128) is the identity fold; the compiler drops it.
-                (self as u128 ^ (self as u128 >> 64)) as u64
-            }
-
-            #[inline(always)]
-            fn low64(self) -> u64 {
-                self as u64
-            }
-
-            #[inline(always)]
-            fn from_u64(x: u64) -> $t {
-                x as $t
-            }
-
-            #[inline(always)]
             fn any_zero(a: $t, b: $t, c: $t) -> bool {
                 a == 0 || b == 0 || c == 0
             }
 
-            #[inline(always)]
-            fn wrapping_dec(self) -> $t {
-                self.wrapping_sub(1)
-            }
         }
     )*};
 }

@@ -203,9 +203,11 @@ pub fn verify<F: FactorBits>(scheme: &Scheme<F>) -> Result<(), Diagnosis> {
 /// Sums are exact (128-bit, checked); an entry whose sum leaves that range is reported wrong
 /// (found `i64::MAX`) rather than clamped, so no overflow ever passes for a valid scheme.
 pub fn verify_z(scheme: &IntScheme) -> Result<(), Diagnosis> {
+    /// An entry whose sum overflowed (no sum of the readers' coefficients comes near it).
+    const OVERFLOW: i128 = i128::MIN;
     let shape = scheme.shape;
     let [nu, nv, nw] = Position::ALL.map(|pos| shape.factor_bits(pos));
-    let mut t: Vec<Option<i128>> = vec![Some(0); nu * nv * nw];
+    let mut t = vec![0i128; nu * nv * nw];
     for term in &scheme.terms {
         let [a, b, c] = &term.factors;
         for (u, &x) in a.iter().enumerate().filter(|e| *e.1 != 0) {
@@ -214,13 +216,18 @@ pub fn verify_z(scheme: &IntScheme) -> Result<(), Diagnosis> {
                 let xy = x as i128 * y as i128;
                 for (w, &z) in c.iter().enumerate().filter(|e| *e.1 != 0) {
                     let sum = &mut t[base + w];
-                    *sum = sum.and_then(|s| s.checked_add(xy.checked_mul(z as i128)?));
+                    if *sum != OVERFLOW {
+                        *sum = xy
+                            .checked_mul(z as i128)
+                            .and_then(|p| sum.checked_add(p))
+                            .unwrap_or(OVERFLOW);
+                    }
                 }
             }
         }
     }
     diagnose(shape, |u, v, w| {
-        t[(u * nv + v) * nw + w].map_or(i64::MAX, |s| i64::try_from(s).unwrap_or(i64::MAX))
+        i64::try_from(t[(u * nv + v) * nw + w]).unwrap_or(i64::MAX)
     })
 }
 

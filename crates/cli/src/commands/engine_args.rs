@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::{Factor, Scheme, Shape};
 
-pub use super::choices::{
+use super::choices::{
     BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, SparsityArg, SymmetryArg,
 };
 use super::preset::PresetArg;

@@ -3,7 +3,8 @@
 use clap::ValueEnum;
 use flipgraph_core::Shape;
 
-use super::engine_args::{EngineArgs, SymmetryArg};
+use super::choices::SymmetryArg;
+use super::engine_args::EngineArgs;
 use crate::engine::Group;
 
 /// `--preset`.

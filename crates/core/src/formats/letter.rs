@@ -13,6 +13,9 @@ use crate::scheme::{IntScheme, IntTerm};
 use crate::shape::MAX_DIM;
 use crate::term::Position;
 
+/// The error of a coefficient that overflows as a line is multiplied out and added up.
+const TOO_LARGE: &str = "a coefficient is too large";
+
 /// A linear form in the entries of one matrix: `(row, column, coefficient)`, 0-based.
 type Linear = Vec<(usize, usize, i64)>;
 
@@ -151,7 +154,7 @@ impl Parser<'_> {
         let scale = expr.scale;
         match expr.factors {
             [Some(a), Some(b), Some(c)] => {
-                let too_large = || self.error("a coefficient is too large");
+                let too_large = || self.error(TOO_LARGE);
                 let a = scaled(a, scale).ok_or_else(too_large)?;
                 let (b, c) = (scaled(b, 1).ok_or_else(too_large)?, scaled(c, 1).ok_or_else(too_large)?);
                 Ok([a, b, c])
@@ -172,7 +175,7 @@ impl Parser<'_> {
                 return Err(self.error("only entries of one matrix can be added"));
             };
             let (Some(mut sum), Some(more)) = (acc.into_linear(pos), next.into_linear(pos)) else {
-                return Err(self.error("a coefficient is too large"));
+                return Err(self.error(TOO_LARGE));
             };
             sum.extend(more);
             acc = Expr::scalar(1);
@@ -194,10 +197,7 @@ impl Parser<'_> {
             }
             let start = self.at;
             let atom = self.atom(depth)?;
-            acc.scale = acc
-                .scale
-                .checked_mul(atom.scale)
-                .ok_or_else(|| self.error("a coefficient is too large"))?;
+            acc.scale = acc.scale.checked_mul(atom.scale).ok_or_else(|| self.error(TOO_LARGE))?;
             for (slot, f) in acc.factors.iter_mut().zip(atom.factors) {
                 if let Some(f) = f {
                     if slot.replace(f).is_some() {
@@ -224,9 +224,7 @@ impl Parser<'_> {
             return Ok(match inner.linear_position() {
                 Some(pos) => {
                     let mut e = Expr::scalar(1);
-                    let linear = inner
-                        .into_linear(pos)
-                        .ok_or_else(|| self.error("a coefficient is too large"))?;
+                    let linear = inner.into_linear(pos).ok_or_else(|| self.error(TOO_LARGE))?;
                     e.factors[pos.index()] = Some(linear);
                     e
                 }

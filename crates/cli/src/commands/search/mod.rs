@@ -14,7 +14,8 @@ use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 
-use super::engine_args::{parse_diagonal, EngineArgs, LadderArg, SymmetryArg};
+use super::choices::{LadderArg, SymmetryArg};
+use super::engine_args::{parse_diagonal, EngineArgs};
 use super::walkable::parse_walkable;
 use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind};
 use crate::schemes::read_valid_f2;
