@@ -83,9 +83,9 @@ moves!(u64, u128);
 
 /// True when the terms of `group` (all sharing the factor at `pos`) can be rewritten to fewer
 /// terms by a generalized flip: their factors at `Q` or at `R` are linearly dependent.
-pub fn group_is_reducible(group: &[Term], pos: Position) -> bool {
+pub fn group_is_reducible<F: FactorBits>(group: &[Term<F>], pos: Position) -> bool {
     [pos.next(), pos.prev()].into_iter().any(|along| {
-        let mut basis = [0u64; 64];
+        let mut basis = [F::ZERO; PIVOTS];
         !group
             .iter()
             .filter(|t| !t.is_zero())
@@ -93,11 +93,14 @@ pub fn group_is_reducible(group: &[Term], pos: Position) -> bool {
     })
 }
 
+/// Pivots of a basis of factors: one per bit of the widest.
+const PIVOTS: usize = 128;
+
 /// Adds `v` to a basis indexed by leading bit; false when `v` is in its span already.
-fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
-    while v != 0 {
-        let lead = 63 - v.leading_zeros() as usize;
-        if basis[lead] == 0 {
+fn insert_into_basis<F: FactorBits>(basis: &mut [F; PIVOTS], mut v: F) -> bool {
+    while v != F::ZERO {
+        let lead = v.leading_bit();
+        if basis[lead] == F::ZERO {
             basis[lead] = v;
             return true;
         }
@@ -113,7 +116,7 @@ fn insert_into_basis(basis: &mut [u64; 64], mut v: u64) -> bool {
 /// possible, `N - rank(sum_i q_i (x) r_i)`: first the `q_i` are made independent, then the
 /// `r_i`. Terms that become zero stay in place; returns how many there are.
 /// Call it when [`group_is_reducible`] holds: on an irreducible group it still rewrites terms.
-pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
+pub fn generalized_flip_rank<F: Moves>(group: &mut [Term<F>], pos: Position) -> usize {
     let zero_before = group.iter().filter(|t| t.is_zero()).count();
     eliminate(group, pos.next(), |g, basis, i| flip_pair(g, basis, i, pos));
     eliminate(group, pos.prev(), |g, basis, i| flip_pair(g, i, basis, pos));
@@ -123,22 +126,25 @@ pub fn generalized_flip_rank(group: &mut [Term], pos: Position) -> usize {
 /// Gaussian elimination of the factors at `along` of the non-zero terms of `group`.
 /// `reduce(g, basis, i)` must add factor `along` of term `basis` to term `i` by a flip (which
 /// changes term `basis` too); a term whose factor reaches zero is zero.
-fn eliminate(group: &mut [Term], along: Position, mut reduce: impl FnMut(&mut [Term], usize, usize)) {
+fn eliminate<F: FactorBits>(
+    group: &mut [Term<F>],
+    along: Position,
+    mut reduce: impl FnMut(&mut [Term<F>], usize, usize),
+) {
     // pivot[bit] = 1 + index of the basis term whose leading bit is `bit`.
-    let mut pivot = [0u16; 64];
+    let mut pivot = [0u16; PIVOTS];
     for i in 0..group.len() {
         if group[i].is_zero() {
             continue;
         }
         loop {
             let v = group[i].get(along);
-            if v == 0 {
+            if v == F::ZERO {
                 break;
             }
-            let lead = 63 - v.leading_zeros() as usize;
-            match pivot[lead] {
+            match pivot[v.leading_bit()] {
                 0 => {
-                    pivot[lead] = i as u16 + 1;
+                    pivot[v.leading_bit()] = i as u16 + 1;
                     break;
                 }
                 j => reduce(group, j as usize - 1, i),
@@ -148,7 +154,7 @@ fn eliminate(group: &mut [Term], along: Position, mut reduce: impl FnMut(&mut [T
 }
 
 /// [`flip`] between two members of one slice.
-fn flip_pair(group: &mut [Term], keep: usize, other: usize, pos: Position) {
+fn flip_pair<F: Moves>(group: &mut [Term<F>], keep: usize, other: usize, pos: Position) {
     debug_assert_ne!(keep, other);
     let (mut k, mut o) = (group[keep], group[other]);
     flip(&mut k, &mut o, pos);

@@ -15,7 +15,7 @@
 //! walks do not use them.
 
 use crate::plateau::Style;
-use crate::term::Term;
+use crate::term::{FactorBits, Term};
 
 /// Which walkers walk sparse. Engines default to [`Sparsity::Half`]; the `flipgraph` binary
 /// walks free ([`Sparsity::Off`]) from a given scheme, where sparse walkers turn down about
@@ -74,7 +74,7 @@ impl Sparsity {
 
 /// The Hamming weight of a term: the bits set in its three factors.
 #[inline(always)]
-pub const fn weight(t: &Term) -> u32 {
+pub fn weight<F: FactorBits>(t: &Term<F>) -> u32 {
     t.a.count_ones() + t.b.count_ones() + t.c.count_ones()
 }
 

@@ -71,6 +71,16 @@ pub trait FactorBits:
     /// terms were generic.
     fn any_zero(a: Self, b: Self, c: Self) -> bool;
 
+    /// The index of the highest set bit (`self` is not zero): a basis's pivot.
+    fn leading_bit(self) -> usize;
+    /// The bits as a `u128`.
+    fn to_u128(self) -> u128;
+    /// The factor of the low `BITS` bits of `bits`.
+    fn from_u128(bits: u128) -> Self;
+    /// 64 bits that differ for factors that differ in few bits (the identity for `u64`): what a
+    /// walk's hash table of factors hashes.
+    fn fold64(self) -> u64;
+
     /// Whether bit `i` is set.
     #[inline(always)]
     fn test(self, i: usize) -> bool {
@@ -105,6 +115,27 @@ macro_rules! factor_bits {
                 a == 0 || b == 0 || c == 0
             }
 
+            #[inline(always)]
+            fn leading_bit(self) -> usize {
+                (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+
+            #[inline(always)]
+            fn from_u128(bits: u128) -> $t {
+                bits as $t
+            }
+
+            #[inline(always)]
+            fn fold64(self) -> u64 {
+                // The high half (none for u64) rotated, so that a factor and its halves
+                // swapped do not collide.
+                (self as u64) ^ (((self >> 32) >> 32) as u64).rotate_left(29)
+            }
         }
     )*};
 }

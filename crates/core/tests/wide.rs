@@ -9,6 +9,7 @@ use flipgraph_core::algebra::{product, sum, Dim};
 use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::scheme::{WideScheme, WidthError};
 use flipgraph_core::verify::{verify, verify_z};
+use flipgraph_core::walk::{Plateau, Sparsity, Walk, WalkConfig, Walker};
 use flipgraph_core::{IntScheme, Position, Scheme, Shape};
 use proptest::prelude::*;
 
@@ -139,4 +140,56 @@ fn no_construction_beats_the_wide_table() {
         "constructions below the table:\n{}",
         better.join("\n")
     );
+}
+
+/// A 128-bit walker takes the very walk of a 64-bit one from the same scheme and seed: the
+/// index does not depend on how its tables hash (4x4x4 and 5x5x5 are hashed, 3x3x3 addressed
+/// directly), so any difference is a bug of the wide factors.
+#[test]
+fn a_wide_walker_walks_as_the_64_bit_one() {
+    for n in [3, 4, 5] {
+        let shape = Shape::square(n).unwrap();
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(200),
+            max_rank: shape.naive_rank() + 3,
+            sparsity: Sparsity::All,
+            ..WalkConfig::default()
+        };
+        let start = Scheme::naive(shape);
+        let mut narrow = Walker::new(&start, config, 11);
+        let mut wide = Walker::new(&start.to_width::<u128>().unwrap(), config, 11);
+        for _ in 0..10 {
+            narrow.walk(3_000, 0);
+            wide.walk(3_000, 0);
+            assert_eq!(wide.scheme(), narrow.scheme().to_width().unwrap(), "{shape}");
+            assert_eq!(wide.counters(), narrow.counters(), "{shape}");
+        }
+        assert_eq!(wide.best(), narrow.best().to_width().unwrap());
+    }
+}
+
+/// Walks of formats whose factors need 128 bits keep the tensor and the index, and take
+/// reductions (merges and generalized flips) on the way.
+#[test]
+fn wide_walks_keep_the_tensor_and_reduce() {
+    for (n, m, p) in [(9, 9, 9), (4, 5, 13), (2, 9, 10)] {
+        let shape = Shape::new(n, m, p).unwrap();
+        assert!(!shape.fits::<u64>(), "{shape}");
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(2_000),
+            max_rank: shape.naive_rank() + 3,
+            ..WalkConfig::default()
+        };
+        let naive = WideScheme::try_naive(shape).unwrap();
+        let mut w = Walker::new(&naive, config, 5);
+        for _ in 0..4 {
+            w.walk(20_000, 0);
+            w.check_invariants();
+            assert_eq!(verify(&w.scheme()), Ok(()), "{shape}");
+        }
+        assert_eq!(verify(&w.best()), Ok(()), "{shape}");
+        let c = w.counters();
+        assert!(c.reductions > 0 && c.generalized > 0 && c.plus > 0, "{shape}: {c:?}");
+        assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
+    }
 }

@@ -1,37 +1,40 @@
 //! Dependency checks of a group's factors: two F2 bases indexed by leading bit.
 
-use crate::term::Factor;
+use crate::term::FactorBits;
+
+/// Pivots a basis has room for: one per bit of the widest factor.
+const PIVOTS: usize = 128;
 
 /// Two F2 bases (the factors at the two other positions of a group) indexed by leading bit.
 /// An entry is valid only when stamped with the current check, so no check clears 1 KiB.
 #[derive(Clone, Debug)]
-pub(crate) struct Bases {
-    values: [[Factor; 64]; 2],
-    stamps: [[u64; 64]; 2],
+pub(crate) struct Bases<F = u64> {
+    values: [[F; PIVOTS]; 2],
+    stamps: [[u64; PIVOTS]; 2],
     check: u64,
 }
 
-impl Bases {
-    pub(crate) fn new() -> Bases {
+impl<F: FactorBits> Bases<F> {
+    pub(crate) fn new() -> Bases<F> {
         Bases {
-            values: [[0; 64]; 2],
-            stamps: [[0; 64]; 2],
+            values: [[F::ZERO; PIVOTS]; 2],
+            stamps: [[0; PIVOTS]; 2],
             check: 0,
         }
     }
 
     /// True when the first or the second factors of `pairs` are linearly dependent (a zero
     /// factor is dependent).
-    pub(crate) fn dependent(&mut self, pairs: impl IntoIterator<Item = (Factor, Factor)>) -> bool {
+    pub(crate) fn dependent(&mut self, pairs: impl IntoIterator<Item = (F, F)>) -> bool {
         self.check += 1;
         pairs.into_iter().any(|(q, r)| !self.insert(0, q) || !self.insert(1, r))
     }
 
     /// Adds `v` to basis `which`; false when it was in the span already.
     #[inline]
-    fn insert(&mut self, which: usize, mut v: Factor) -> bool {
-        while v != 0 {
-            let lead = 63 - v.leading_zeros() as usize;
+    fn insert(&mut self, which: usize, mut v: F) -> bool {
+        while v != F::ZERO {
+            let lead = v.leading_bit();
             if self.stamps[which][lead] != self.check {
                 self.stamps[which][lead] = self.check;
                 self.values[which][lead] = v;
@@ -46,9 +49,8 @@ impl Bases {
 /// Whether three terms' factors, given as three pairs, are dependent in either coordinate:
 /// three vectors are when one is zero, two are equal or all three sum to zero.
 #[inline]
-pub(crate) fn three_are_dependent(pairs: [(Factor, Factor); 3]) -> bool {
-    let three =
-        |a: Factor, b: Factor, c: Factor| a == 0 || b == 0 || c == 0 || a == b || a == c || b == c || a ^ b ^ c == 0;
+pub(crate) fn three_are_dependent<F: FactorBits>(pairs: [(F, F); 3]) -> bool {
+    let three = |a: F, b: F, c: F| F::any_zero(a, b, c) || a == b || a == c || b == c || a ^ b ^ c == F::ZERO;
     let [(a, x), (b, y), (c, z)] = pairs;
     three(a, b, c) || three(x, y, z)
 }

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 
 use super::table::FactorTable;
 use crate::rng::WyRand;
-use crate::term::Factor;
+use crate::term::FactorBits;
 
 /// No entry or group.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -46,8 +46,8 @@ struct Link {
 
 /// The entries that share one factor value (in one table).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Group {
-    pub(crate) key: Factor,
+pub(crate) struct Group<F = u64> {
+    pub(crate) key: F,
     /// Where the group's entry sits in its table.
     slot: u32,
     pub(crate) head: u32,
@@ -58,22 +58,22 @@ pub(crate) struct Group {
 
 /// The live slots and factor value to entries, with `TABLES` (1 or 3) tables.
 #[derive(Clone, Debug)]
-pub(crate) struct Index<const TABLES: usize> {
+pub(crate) struct Index<const TABLES: usize, F = u64> {
     /// The live slots, in no order.
     live: Vec<u32>,
     /// Each slot's place in `live`, or NONE for a dead slot (dead slots are reused).
     live_at: Vec<u32>,
     free_slots: Vec<u32>,
-    tables: [FactorTable; TABLES],
+    tables: [FactorTable<F>; TABLES],
     /// By entry.
     links: Vec<Link>,
-    groups: Vec<Group>,
+    groups: Vec<Group<F>>,
     free_groups: Vec<u32>,
     /// Groups with two or more entries.
     multi: Vec<u32>,
 }
 
-impl<const TABLES: usize> Index<TABLES> {
+impl<const TABLES: usize, F: FactorBits> Index<TABLES, F> {
     /// An index for about `slots` slots and `keys` values per table of `bits` bits each.
     pub(crate) fn new(slots: usize, keys: usize, bits: [usize; TABLES]) -> Self {
         const { assert!(TABLES == 1 || TABLES == 3) };
@@ -113,7 +113,7 @@ impl<const TABLES: usize> Index<TABLES> {
 
     /// A live slot whose three factors are `keys`, each in its group; returns the slot and
     /// whether it is new (the caller's storage grows by one) rather than a dead one reused.
-    pub(crate) fn add(&mut self, keys: [Factor; 3]) -> (u32, bool) {
+    pub(crate) fn add(&mut self, keys: [F; 3]) -> (u32, bool) {
         let (slot, new) = match self.free_slots.pop() {
             Some(slot) => (slot, false),
             None => {
@@ -153,7 +153,7 @@ impl<const TABLES: usize> Index<TABLES> {
 
     /// The group of entry `e`.
     #[inline]
-    pub(crate) fn group_of(&self, e: u32) -> Group {
+    pub(crate) fn group_of(&self, e: u32) -> Group<F> {
         self.groups[self.links[e as usize].group as usize]
     }
 
@@ -164,7 +164,7 @@ impl<const TABLES: usize> Index<TABLES> {
     }
 
     /// The entries of `g`, in list order.
-    pub(crate) fn entries(&self, g: Group) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn entries(&self, g: Group<F>) -> impl Iterator<Item = u32> + '_ {
         let live = |e: u32| (e != NONE).then_some(e);
         core::iter::successors(live(g.head), move |&e| live(self.next(e)))
     }
@@ -193,7 +193,7 @@ impl<const TABLES: usize> Index<TABLES> {
     }
 
     /// The `k`-th entry of `g`'s list.
-    fn member(&self, g: Group, k: usize) -> u32 {
+    fn member(&self, g: Group<F>, k: usize) -> u32 {
         let mut e = g.head;
         for _ in 0..k {
             e = self.next(e);
@@ -202,13 +202,13 @@ impl<const TABLES: usize> Index<TABLES> {
     }
 
     /// The group of `key` in table `table`, if any entry holds it.
-    pub(crate) fn find(&self, table: usize, key: Factor) -> Option<Group> {
+    pub(crate) fn find(&self, table: usize, key: F) -> Option<Group<F>> {
         self.tables[table].find(key).ok().map(|g| self.groups[g as usize])
     }
 
     /// Moves entry `e` to the group of `value`; returns that group's size.
     #[inline]
-    pub(crate) fn rekey(&mut self, e: u32, value: Factor) -> u32 {
+    pub(crate) fn rekey(&mut self, e: u32, value: F) -> u32 {
         let p = Self::table(e);
         let g = self.links[e as usize].group;
         if self.groups[g as usize].count == 1 {
@@ -229,7 +229,7 @@ impl<const TABLES: usize> Index<TABLES> {
     }
 
     /// Puts entry `e` (in no group) into the group of `key`; returns the group's size.
-    fn attach(&mut self, e: u32, key: Factor) -> u32 {
+    fn attach(&mut self, e: u32, key: F) -> u32 {
         let p = Self::table(e);
         let g = match self.tables[p].find(key) {
             Ok(g) => g,
@@ -309,7 +309,7 @@ impl<const TABLES: usize> Index<TABLES> {
 
     /// Checks that entry `e` sits in the group of `key`, found by its table; returns the
     /// group's size for the caller to count. Panics with the broken invariant. For tests.
-    pub(crate) fn check_entry(&self, e: u32, key: Factor) -> u32 {
+    pub(crate) fn check_entry(&self, e: u32, key: F) -> u32 {
         let id = self.links[e as usize].group;
         let g = self.groups[id as usize];
         let table = &self.tables[Self::table(e)];

@@ -18,7 +18,7 @@ pub(crate) mod table;
 
 use alloc::vec::Vec;
 
-use crate::moves::{flip, generalized_flip_rank, group_is_reducible, merge, plus};
+use crate::moves::{flip, generalized_flip_rank, group_is_reducible, merge, plus, Moves};
 use crate::plateau::Clock;
 pub use crate::plateau::Plateau;
 use crate::rng::WyRand;
@@ -26,7 +26,7 @@ use crate::scheme::Scheme;
 use crate::shape::Shape;
 pub use crate::sparsity::Sparsity;
 use crate::sparsity::{self, weight};
-use crate::term::{Factor, Position, Term};
+use crate::term::{FactorBits, Position, Term};
 pub(crate) use bases::{three_are_dependent, Bases};
 use index::{factor_of, slot_of, Group, Index, NONE};
 
@@ -60,8 +60,9 @@ impl Default for WalkConfig {
 }
 
 /// A random walk on the flip graph as the engines drive it: the plain [`Walker`] or the
-/// symmetric one ([`crate::symmetry::SymmetricWalker`]). Ranks are those of the plain schemes.
-pub trait Walk: Send {
+/// symmetric one ([`crate::symmetry::SymmetricWalker`]), on factors of `F`. Ranks are those of
+/// the plain schemes.
+pub trait Walk<F: FactorBits = u64>: Send {
     /// One step: a move (with the reductions it allows) or, on a plateau, a plus move.
     /// Returns true when it reached a new scheme.
     fn step(&mut self) -> bool;
@@ -80,9 +81,9 @@ pub trait Walk: Send {
     /// The lowest rank reached.
     fn best_rank(&self) -> usize;
     /// The scheme of the lowest rank reached.
-    fn best(&self) -> Scheme;
+    fn best(&self) -> Scheme<F>;
     /// The scheme the walker holds now.
-    fn scheme(&self) -> Scheme;
+    fn scheme(&self) -> Scheme<F>;
     /// What the walk has done so far.
     fn counters(&self) -> Counters;
     /// The plateau limit in force (steps without a reduction before a plus move).
@@ -90,10 +91,11 @@ pub trait Walk: Send {
 }
 
 /// Implements [`Walk`] for a walker type by its inherent methods of the same names, and `walk`
-/// too where the walker has its own loop (`walk_by_inherent_methods!(T, walk)`).
+/// too where the walker has its own loop (`walk_by_inherent_methods!(T, walk)`); the walker's
+/// factor width is `F`, bound by `Moves` (`walk_by_inherent_methods!(@F, Walker<F>)`) or `u64`.
 macro_rules! walk_by_inherent_methods {
-    ($walker:ty $(, $walk:ident)?) => {
-        impl $crate::walk::Walk for $walker {
+    ($(@$f:ident,)? $walker:ty $(, $walk:ident)?) => {
+        impl$(<$f: $crate::moves::Moves>)? $crate::walk::Walk$(<$f>)? for $walker {
             fn step(&mut self) -> bool {
                 <$walker>::step(self)
             }
@@ -108,10 +110,10 @@ macro_rules! walk_by_inherent_methods {
             fn best_rank(&self) -> usize {
                 <$walker>::best_rank(self)
             }
-            fn best(&self) -> Scheme {
+            fn best(&self) -> $crate::scheme::Scheme$(<$f>)? {
                 <$walker>::best(self)
             }
-            fn scheme(&self) -> Scheme {
+            fn scheme(&self) -> $crate::scheme::Scheme$(<$f>)? {
                 <$walker>::scheme(self)
             }
             fn counters(&self) -> Counters {
@@ -125,7 +127,7 @@ macro_rules! walk_by_inherent_methods {
 }
 pub(crate) use walk_by_inherent_methods;
 
-walk_by_inherent_methods!(Walker);
+walk_by_inherent_methods!(@F, Walker<F>);
 
 /// A work-list mask naming all three positions.
 const ALL_GROUPS: u8 = 0b111;
@@ -147,29 +149,29 @@ const fn slot_and_position(e: u32) -> (u32, Position) {
     (slot_of(e), pos)
 }
 
-/// A walker: one scheme, its index, its random stream and its counters.
+/// A walker: one scheme of factors of `F`, its index, its random stream and its counters.
 #[derive(Clone, Debug)]
-pub struct Walker {
+pub struct Walker<F: FactorBits = u64> {
     shape: Shape,
     config: WalkConfig,
     rng: WyRand,
     counters: Counters,
     clock: Clock,
     /// Term slots (the index says which are live; dead slots are reused).
-    terms: Vec<Term>,
+    terms: Vec<Term<F>>,
     /// A table per position: the entry of factor `pos` of slot `t` is `entry(t, pos)`.
-    index: Index<3>,
+    index: Index<3, F>,
     /// Terms whose factors changed, with a bit mask of the positions whose groups to check.
     work: Vec<(u32, u8)>,
     scratch_ids: Vec<u32>,
-    scratch_terms: Vec<Term>,
-    bases: Bases,
-    best: Vec<Term>,
+    scratch_terms: Vec<Term<F>>,
+    bases: Bases<F>,
+    best: Vec<Term<F>>,
 }
 
-impl Walker {
+impl<F: Moves> Walker<F> {
     /// A walker on `scheme` (zero terms dropped; any reductions it allows are taken at once).
-    pub fn new(scheme: &Scheme, config: WalkConfig, seed: u64) -> Walker {
+    pub fn new(scheme: &Scheme<F>, config: WalkConfig, seed: u64) -> Walker<F> {
         let shape = scheme.shape();
         let capacity = scheme.rank().max(config.max_rank.min(2 * shape.naive_rank())) + 2;
         let mut w = Walker {
@@ -211,7 +213,7 @@ impl Walker {
     }
 
     /// The current scheme.
-    pub fn scheme(&self) -> Scheme {
+    pub fn scheme(&self) -> Scheme<F> {
         Scheme::new(self.shape, self.current_terms()).expect("the walk keeps factors in range")
     }
 
@@ -226,11 +228,11 @@ impl Walker {
     }
 
     /// The first scheme of the lowest rank this walker has reached.
-    pub fn best(&self) -> Scheme {
+    pub fn best(&self) -> Scheme<F> {
         Scheme::new(self.shape, self.best.clone()).expect("the walk keeps factors in range")
     }
 
-    fn current_terms(&self) -> Vec<Term> {
+    fn current_terms(&self) -> Vec<Term<F>> {
         self.index.live().iter().map(|&t| self.terms[t as usize]).collect()
     }
 
@@ -383,7 +385,7 @@ impl Walker {
     }
 
     /// True when the factors at `Q` or at `R` of group `g` (at `pos`) are linearly dependent.
-    fn group_is_dependent(&mut self, g: Group, pos: Position) -> bool {
+    fn group_is_dependent(&mut self, g: Group<F>, pos: Position) -> bool {
         let (q, r) = (pos.next(), pos.prev());
         let (terms, index) = (&self.terms, &self.index);
         let pair = |e: u32| {
@@ -399,7 +401,7 @@ impl Walker {
     }
 
     /// Rewrites group `g` (three or more terms, at `pos`) to fewer terms when it is dependent.
-    fn generalized_flip(&mut self, g: Group, pos: Position) {
+    fn generalized_flip(&mut self, g: Group<F>, pos: Position) {
         if !self.group_is_dependent(g, pos) {
             return;
         }
@@ -432,12 +434,12 @@ impl Walker {
 
     /// Sets factor `pos` of term `t` and moves it to its new group; returns the group's size.
     #[inline]
-    fn set_factor(&mut self, t: u32, pos: Position, value: Factor) -> u32 {
+    fn set_factor(&mut self, t: u32, pos: Position, value: F) -> u32 {
         self.terms[t as usize].set(pos, value);
         self.index.rekey(entry(t, pos), value)
     }
 
-    fn add_term(&mut self, term: Term) -> u32 {
+    fn add_term(&mut self, term: Term<F>) -> u32 {
         let (t, new) = self.index.add(Position::ALL.map(|pos| term.get(pos)));
         if new {
             self.terms.push(term);
@@ -474,7 +476,7 @@ impl Walker {
         let distinct: usize = Position::ALL
             .into_iter()
             .map(|pos| {
-                let mut keys: Vec<Factor> = self
+                let mut keys: Vec<F> = self
                     .index
                     .live()
                     .iter()

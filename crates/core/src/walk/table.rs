@@ -6,7 +6,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::term::Factor;
+use crate::term::FactorBits;
 
 /// A free slot.
 const EMPTY: u32 = u32::MAX;
@@ -18,44 +18,44 @@ pub(crate) const DIRECT_BITS: usize = 16;
 
 /// Factor value to group id, for one position.
 #[derive(Clone, Debug)]
-pub(crate) enum FactorTable {
+pub(crate) enum FactorTable<F> {
     /// `group id + 1` at index `key` (0: absent).
     Direct(Vec<u32>),
     /// `(key, group id)` slots, one load each; a key's home slot is its hash `>> shift`.
-    Hashed { slots: Vec<(Factor, u32)>, shift: u32 },
+    Hashed { slots: Vec<(F, u32)>, shift: u32 },
 }
 
 /// The home slot of `key` in a hashed table whose hash is shifted right by `shift`.
 #[inline(always)]
-fn home(key: Factor, shift: u32) -> usize {
-    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
+fn home<F: FactorBits>(key: F, shift: u32) -> usize {
+    (key.fold64().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
 }
 
-impl FactorTable {
+impl<F: FactorBits> FactorTable<F> {
     /// A table for up to `capacity` keys of `bits` bits (a hashed one is kept at most half full).
-    pub(crate) fn with_capacity(capacity: usize, bits: usize) -> FactorTable {
+    pub(crate) fn with_capacity(capacity: usize, bits: usize) -> FactorTable<F> {
         if bits <= DIRECT_BITS {
             return FactorTable::Direct(vec![0; 1 << bits]);
         }
         let slots = (capacity.max(8) * 2).next_power_of_two();
         FactorTable::Hashed {
-            slots: vec![(0, EMPTY); slots],
+            slots: vec![(F::ZERO, EMPTY); slots],
             shift: 64 - slots.trailing_zeros(),
         }
     }
 
     /// The group id of `key`, if present.
     #[cfg(test)]
-    fn get(&self, key: Factor) -> Option<u32> {
+    fn get(&self, key: F) -> Option<u32> {
         self.find(key).ok()
     }
 
     /// One probe for `key`: its group id, or the free slot where it would go.
     #[inline]
-    pub(crate) fn find(&self, key: Factor) -> Result<u32, usize> {
+    pub(crate) fn find(&self, key: F) -> Result<u32, usize> {
         match self {
-            FactorTable::Direct(ids) => match ids[key as usize] {
-                0 => Err(key as usize),
+            FactorTable::Direct(ids) => match ids[key.to_u128() as usize] {
+                0 => Err(key.to_u128() as usize),
                 id => Ok(id - 1),
             },
             FactorTable::Hashed { slots, shift } => {
@@ -76,10 +76,10 @@ impl FactorTable {
 
     /// Puts `key` into the free slot `slot` that [`FactorTable::find`] returned for it.
     #[inline]
-    pub(crate) fn insert_at(&mut self, slot: usize, key: Factor, id: u32) {
+    pub(crate) fn insert_at(&mut self, slot: usize, key: F, id: u32) {
         match self {
             FactorTable::Direct(ids) => {
-                debug_assert_eq!((slot as Factor, ids[slot]), (key, 0));
+                debug_assert_eq!((F::from_u128(slot as u128), ids[slot]), (key, 0));
                 ids[slot] = id + 1;
             }
             FactorTable::Hashed { slots, .. } => {
@@ -120,9 +120,12 @@ impl FactorTable {
     }
 
     /// The entry at `slot`, if it is occupied (for invariant checks).
-    pub(crate) fn slot_holds(&self, slot: usize) -> Option<(Factor, u32)> {
+    pub(crate) fn slot_holds(&self, slot: usize) -> Option<(F, u32)> {
         match self {
-            FactorTable::Direct(ids) => ids.get(slot).filter(|&&id| id != 0).map(|&id| (slot as Factor, id - 1)),
+            FactorTable::Direct(ids) => ids
+                .get(slot)
+                .filter(|&&id| id != 0)
+                .map(|&id| (F::from_u128(slot as u128), id - 1)),
             FactorTable::Hashed { slots, .. } => slots.get(slot).copied().filter(|e| e.1 != EMPTY),
         }
     }
@@ -145,18 +148,20 @@ mod tests {
     fn agrees_with_a_model_under_random_inserts_and_removes() {
         // Keys of 13 bits: indexed directly; of 17 bits: hashed.
         for bits in [13, 17] {
-            agrees_with_a_model(FactorTable::with_capacity(64, bits));
+            agrees_with_a_model(FactorTable::<u64>::with_capacity(64, bits), |k| k);
         }
+        // Keys of 100 bits that differ only in their high half: hashed by both halves.
+        agrees_with_a_model(FactorTable::<u128>::with_capacity(64, 100), |k| (k as u128) << 64);
     }
 
-    fn agrees_with_a_model(mut t: FactorTable) {
+    fn agrees_with_a_model<F: FactorBits>(mut t: FactorTable<F>, widen: impl Fn(u64) -> F) {
         let mut model = alloc::collections::BTreeMap::new();
         // Where each id sits, kept up to date through `moved`.
         let mut slot_of = alloc::collections::BTreeMap::new();
         let mut rng = WyRand::new(9);
         for step in 0..100_000u32 {
             // Small key space, so runs collide and wrap often.
-            let key = rng.below(100) as u64 * 64;
+            let key = widen(rng.below(100) as u64 * 64);
             match (t.find(key), model.len() < 64) {
                 (Ok(id), _) => {
                     assert_eq!(model.remove(&key), Some(id));
