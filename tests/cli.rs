@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{assert_results_verify, bin, flipgraph, interrupt, json_of, text};
+use common::{assert_results_verify, bin, flipgraph, interrupt, json_lines, json_of, text};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -189,10 +189,11 @@ fn a_shape_over_16_is_rejected() {
 }
 
 /// Formats beyond 8x8x8 (factors of up to 128 bits): products and sums are written and
-/// verified, `known` has their best ranks, and a search refuses them with the reason; one past
-/// 8 whose matrices fit 64 bits is searched.
+/// verified, `known` has their best ranks, a search walks them on the CPU (and resumes), and
+/// what does not take them (symmetric walks, the GPU, bench) says so; one past 8 whose
+/// matrices fit 64 bits is searched to a target.
 #[test]
-fn wide_formats_are_built_verified_and_searched_where_they_fit() {
+fn wide_formats_are_built_verified_and_searched() {
     let dir = tempfile::tempdir().unwrap();
     let nine = dir.path().join("9x9x9.exp");
     let laderman = data("3x3x3-r23-laderman.m");
@@ -245,15 +246,61 @@ fn wide_formats_are_built_verified_and_searched_where_they_fit() {
     assert_eq!(formats, 309, "{}", text(&out));
     assert!(text(&out).contains("8x8x16     658  construction"), "{}", text(&out));
 
-    let out = flipgraph(&["search", "--size", "9", "--backend", "cpu"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("81 entries"), "{}", text(&out));
-    let out = flipgraph(&["search", "--from", nine.to_str().unwrap(), "--backend", "cpu"]);
+    // 9x9x9 is searched on the CPU with 128-bit factors, from the product, and resumed.
+    let searched = dir.path().join("9x9x9");
+    let (from, out_dir) = (nine.to_str().unwrap(), searched.to_str().unwrap());
+    let out = flipgraph(&[
+        "search",
+        "--from",
+        from,
+        "--backend",
+        "cpu",
+        "--time",
+        "2",
+        "--quiet",
+        "--out",
+        out_dir,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(searched.join("9x9x9-r529.json").exists());
+    assert_results_verify(&searched);
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(searched.join("checkpoint.json")).unwrap()).unwrap();
+    let widest = checkpoint["pool"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|t| t.as_array().unwrap());
     assert!(
-        !out.status.success() && text(&out).contains("81 bits"),
+        widest.filter_map(|f| f.as_f64()).any(|f| f > u64::MAX as f64),
+        "no factor past 64 bits in the checkpoint"
+    );
+    let out = flipgraph(&["search", "--resume", out_dir, "--time", "1", "--json"]);
+    let end = json_lines(&out)
+        .into_iter()
+        .find(|e| e["event"] == "end")
+        .expect("an end event");
+    assert!(
+        out.status.success() && end["best_rank"].as_u64() <= Some(529),
         "{}",
         text(&out)
     );
+    // What does not walk 128-bit factors says so.
+    let out = flipgraph(&["search", "--size", "9", "--symmetry", "c3", "--backend", "cpu"]);
+    assert!(
+        !out.status.success() && text(&out).contains("fit 64 bits"),
+        "{}",
+        text(&out)
+    );
+    let out = flipgraph(&["search", "--size", "9", "--backend", "gpu"]);
+    assert!(
+        !out.status.success() && text(&out).contains("up to 64 bits"),
+        "{}",
+        text(&out)
+    );
+    let out = flipgraph(&["bench", "--sizes", "9", "--backend", "cpu"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("81 entries"), "{}", text(&out));
 
     let results = dir.path().join("2x3x10");
     let out = flipgraph(&[

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Ring, SchemeFile};
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::{self, Diagnosis};
 use flipgraph_core::{IntScheme, Scheme};
 
@@ -28,7 +29,7 @@ impl Checked {
 
     /// The scheme mod 2 with zero terms removed; an error for a format whose factors need
     /// more than 64 bits (the engines walk 64-bit factors).
-    pub fn f2_scheme(&self) -> Result<Scheme> {
+    pub fn f2_scheme<F: FactorBits>(&self) -> Result<Scheme<F>> {
         Ok(self.file.f2()?)
     }
 }
@@ -54,7 +55,7 @@ pub fn read_checked(path: &Path) -> Result<Checked> {
 }
 
 /// Reads `path` as an F2 scheme that must be valid, for commands that start from it.
-pub fn read_valid_f2(path: &Path) -> Result<Scheme> {
+pub fn read_valid_f2<F: FactorBits>(path: &Path) -> Result<Scheme<F>> {
     let checked = read_checked(path)?;
     if let Err(d) = &checked.f2 {
         anyhow::bail!("{}: not a valid scheme over F2: {d}", path.display());

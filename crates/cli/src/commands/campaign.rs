@@ -263,7 +263,7 @@ fn constructed_start(args: &Args, shape: Shape) -> Result<Option<(PathBuf, Strin
 }
 
 fn best_rank(cp: &Checkpoint) -> Result<usize> {
-    cp.schemes()?
+    cp.schemes::<u128>()?
         .iter()
         .map(|s| s.rank())
         .min()

@@ -3,8 +3,10 @@
 //! their command-line names and help here, not in the engine. `--cubes`, which goes with
 //! `--symmetry c3`, changes the naive start instead ([`EngineArgs::naive_start`]).
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use flipgraph_core::scheme::WidthError;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::{Factor, Scheme, Shape};
 
 use super::choices::{
@@ -359,10 +361,11 @@ impl EngineArgs {
     /// The scheme a search of `shape` starts from when given none: the naive scheme, or with
     /// --cubes the invariant scheme with those fixed cubes ([`SymmetricScheme::with_cubes`]).
     /// Fails with the reason when --cubes does not fit the shape or the symmetry.
-    pub fn naive_start(&self, shape: Shape) -> Result<Scheme> {
+    pub fn naive_start<F: FactorBits>(&self, shape: Shape) -> Result<Scheme<F>> {
         if self.cubes.is_empty() {
-            return Ok(Scheme::naive(shape));
+            return Ok(Scheme::try_naive(shape)?);
         }
+        WidthError::check::<u64>(shape).context("--cubes")?;
         if !Group::from(self.symmetry()).rotates() {
             bail!("--cubes needs --symmetry c3 or c6: the cubes are the fixed terms of the cyclic symmetry");
         }
@@ -384,7 +387,10 @@ impl EngineArgs {
             }
         }
         // Invariant by construction; the search verifies it as it does every start.
-        Ok(SymmetricScheme::naive(shape)?.with_cubes(&cubes)?.to_scheme())
+        Ok(SymmetricScheme::naive(shape)?
+            .with_cubes(&cubes)?
+            .to_scheme()
+            .to_width()?)
     }
 }
 
@@ -493,7 +499,7 @@ pub(crate) mod tests {
         use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
         use flipgraph_core::Shape;
         let args = engine(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
-        let start = args.naive_start(Shape::square(5).unwrap()).unwrap();
+        let start = args.naive_start::<u64>(Shape::square(5).unwrap()).unwrap();
         assert_eq!(start.rank(), 135);
         assert!(is_c3_invariant(&start));
         let spec = args.spec_from(start.rank(), StartKind::Naive);
@@ -544,7 +550,7 @@ pub(crate) mod tests {
         assert_eq!(on_gpu(&["--symmetry", "c3", "--backend", "gpu"]), FixedTerms::Frozen);
         assert_eq!(on_gpu(&["--backend", "gpu"]), FixedTerms::Free);
         let naive = engine(&["--symmetry", "c3"]);
-        assert_eq!(naive.naive_start(Shape::square(5).unwrap()).unwrap().rank(), 125);
+        assert_eq!(naive.naive_start::<u64>(Shape::square(5).unwrap()).unwrap().rank(), 125);
         assert_eq!(
             naive.spec_from(125, StartKind::Naive),
             crate::engine::EngineSpec {

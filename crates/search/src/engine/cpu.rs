@@ -1,14 +1,13 @@
 //! The CPU engine: the core walk on every walker, the walkers spread over a thread pool.
 
 use anyhow::{Context, Result};
-use flipgraph_core::group::orbits;
 use flipgraph_core::plateau::Style;
-use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
+use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
-use super::{Engine, Group, Kind, Round, WalkerStatus};
+use super::{Engine, Group, Kind, Round, WalkerStatus, Width};
 
 /// What the CPU engine's walkers walk, and how.
 #[derive(Clone, Copy, Debug)]
@@ -22,17 +21,17 @@ pub struct Walks {
     pub fixed_terms: FixedTerms,
 }
 
-/// Walkers on a rayon pool of fixed size.
-pub struct CpuEngine {
+/// Walkers of schemes with factors of `F` on a rayon pool of fixed size.
+pub struct CpuEngine<F: Width = u64> {
     pool: rayon::ThreadPool,
     threads: usize,
     walks: Walks,
-    walkers: Vec<Option<Box<dyn Walk>>>,
+    walkers: Vec<Option<Box<dyn Walk<F>>>>,
 }
 
-impl CpuEngine {
+impl<F: Width> CpuEngine<F> {
     /// `walkers` walkers on `threads` threads, walking as `walks` says.
-    pub fn new(threads: usize, walkers: usize, walks: Walks) -> Result<CpuEngine> {
+    pub fn new(threads: usize, walkers: usize, walks: Walks) -> Result<CpuEngine<F>> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("walker-{i}"))
@@ -47,7 +46,7 @@ impl CpuEngine {
     }
 }
 
-impl Engine for CpuEngine {
+impl<F: Width> Engine<F> for CpuEngine<F> {
     fn describe(&self) -> String {
         let group = self.walks.symmetry;
         let symmetric = match (group, self.walks.fixed_terms.for_group(group)) {
@@ -78,7 +77,7 @@ impl Engine for CpuEngine {
         self.walkers.len()
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
         // The engine's `max_rank` is the slack above the rank it counts from.
         let Walks {
             mut config,
@@ -89,13 +88,9 @@ impl Engine for CpuEngine {
         config.max_rank += slack_from.unwrap_or(scheme.rank());
         config.plateau = config.plateau.for_style(style);
         config.sparsity = config.sparsity.for_style(style);
-        let walk: Box<dyn Walk> = match symmetry {
+        let walk: Box<dyn Walk<F>> = match symmetry {
             Group::Trivial => Box::new(Walker::new(scheme, config, seed)),
-            group => {
-                let orbits = orbits(group, scheme)
-                    .with_context(|| format!("--symmetry {group} walks {}-invariant schemes only", group.label()))?;
-                Box::new(SymmetricWalker::from_orbits(&orbits, config, seed, fixed_terms))
-            }
+            group => F::symmetric_walker(group, scheme, config, seed, fixed_terms)?,
         };
         self.walkers[walker] = Some(walk);
         Ok(())
@@ -130,11 +125,11 @@ impl Engine for CpuEngine {
         Ok(round)
     }
 
-    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         Ok(self.walkers[walker].as_ref().context("walker not loaded")?.best())
     }
 
-    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         Ok(self.walkers[walker].as_ref().context("walker not loaded")?.scheme())
     }
 }

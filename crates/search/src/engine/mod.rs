@@ -5,6 +5,7 @@
 
 pub mod cpu;
 pub mod gpu;
+mod width;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::device::Partners;
@@ -12,11 +13,13 @@ pub use flipgraph_core::group::Group;
 use flipgraph_core::plateau::{Style, CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
+pub use width::Width;
 
 /// Which engine a search asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +190,12 @@ impl EngineSpec {
 
     /// Opens the engine asked for; `Auto` falls back to the CPU with a message.
     pub fn open(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+        self.open_for(shape)
+    }
+
+    /// Opens the engine asked for, walking factors of `F`; `Auto` falls back to the CPU with a
+    /// message (always, for factors the GPU kernels do not take).
+    pub fn open_for<F: Width>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
         let group = self.symmetry;
         if group == Group::Trivial && self.fixed_terms == FixedTerms::Frozen {
             bail!("frozen fixed terms need --symmetry (plain walks have no fixed terms to keep)");
@@ -205,8 +214,8 @@ impl EngineSpec {
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
-            Backend::Gpu => self.open_gpu(shape).context("--backend gpu"),
-            Backend::Auto => self.open_gpu(shape).or_else(|e| {
+            Backend::Gpu => F::open_gpu(self, shape).context("--backend gpu"),
+            Backend::Auto => F::open_gpu(self, shape).or_else(|e| {
                 tracing::info!("no usable GPU ({e:#}); running on the CPU");
                 self.open_cpu(shape)
             }),
@@ -230,7 +239,7 @@ impl EngineSpec {
     }
 
     /// The CPU engine on all (or `threads`) cores, walking schemes of `shape`.
-    pub fn open_cpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+    pub fn open_cpu<F: Width>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
         let threads = self.threads.unwrap_or_else(cores);
         let walkers = self.walkers.unwrap_or(self.walkers_per_thread * threads);
         check_cpu_memory(shape, self.start_rank, walkers, available_memory())?;
@@ -338,13 +347,13 @@ pub struct Round {
     pub walkers: Vec<WalkerStatus>,
 }
 
-/// A set of walkers that the driver loads with schemes and runs in rounds.
+/// A set of walkers that the driver loads with schemes (of factors of `F`) and runs in rounds.
 ///
 /// Rounds are barriers: every walker takes its steps, then the driver reads the results and
 /// decides which walkers to reload. With rounds of so many steps the trajectory depends only
 /// on the seeds and the walker count, never on timing, so a run is reproducible; a GPU's
 /// rounds by time (its default) trade that for throughput.
-pub trait Engine {
+pub trait Engine<F: FactorBits = u64> {
     /// Names the engine and its hardware, for logs and reports.
     fn describe(&self) -> String;
     /// Which kind of engine it is.
@@ -358,14 +367,14 @@ pub trait Engine {
     fn adaptive_plateau(&self) -> bool;
     /// Loads `scheme` into walker `walker` with a fresh random stream from `seed`, to walk in
     /// `style` (whether it holds its plateaus, and so, by default, walks sparse).
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()>;
+    fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()>;
     /// Runs every walker for up to `steps` steps (or the engine's round time, where it has
     /// one), stopping a walker early at rank `target`.
     fn run_round(&mut self, steps: u64, target: usize) -> Result<Round>;
     /// The best scheme walker `walker` reached since it was loaded (not yet verified).
-    fn best_scheme(&mut self, walker: usize) -> Result<Scheme>;
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>>;
     /// The scheme walker `walker` holds now (not yet verified): for audits.
-    fn current_scheme(&mut self, walker: usize) -> Result<Scheme>;
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>>;
 }
 
 #[cfg(test)]

@@ -142,7 +142,13 @@ impl SearchConfig {
 
     /// A search of `shape` down to `target` as `flipgraph search` runs one on `engine` (opened
     /// from `spec`): its rounds, growing patience, the default pool.
-    pub fn on_engine(shape: Shape, target: usize, seed: u64, spec: &EngineSpec, engine: &dyn Engine) -> SearchConfig {
+    pub fn on_engine<F: FactorBits>(
+        shape: Shape,
+        target: usize,
+        seed: u64,
+        spec: &EngineSpec,
+        engine: &dyn Engine<F>,
+    ) -> SearchConfig {
         let steps = spec.steps_per_round(engine.timed_rounds());
         SearchConfig::new(shape, target, seed, steps, Patience::Growing(PATIENCE))
     }
@@ -169,8 +175,8 @@ impl Stop {
 
 /// The end of a search.
 #[derive(Debug)]
-pub struct Summary {
-    pub best: Verified,
+pub struct Summary<F: FactorBits = u64> {
+    pub best: Verified<F>,
     /// The work of this process (a resumed search's earlier runs not included), done in
     /// `walk_time`.
     pub counters: Counters,
@@ -182,20 +188,20 @@ pub struct Summary {
     /// The ranks reached below the best known rank (new records), best last.
     pub records: Vec<usize>,
     /// Every scheme of the best rank the pool held at the end (`best` among them).
-    pub bests: Vec<Verified>,
+    pub bests: Vec<Verified<F>>,
 }
 
 /// Where a search starts: a fresh scheme, or a checkpoint.
-pub struct Start {
-    pub pool: Vec<Scheme>,
+pub struct Start<F: FactorBits = u64> {
+    pub pool: Vec<Scheme<F>>,
     pub elapsed: Duration,
     pub counters: Counters,
     pub rounds: u64,
 }
 
-impl Start {
+impl<F: FactorBits> Start<F> {
     /// A fresh search from `scheme`.
-    pub fn from_scheme(scheme: Scheme) -> Start {
+    pub fn from_scheme(scheme: Scheme<F>) -> Start<F> {
         Start {
             pool: vec![scheme],
             elapsed: Duration::ZERO,

@@ -9,13 +9,14 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use flipgraph_core::term::Position;
+use flipgraph_core::term::{FactorBits, Position};
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, Term};
 use serde_json::json;
 
 use super::{Driver, Stop};
+use crate::engine::Width;
 
 /// The other processes of a job. Every island makes the same calls in the same order (they are
 /// collective operations): the driver sees to that.
@@ -53,8 +54,8 @@ pub struct Island {
     peers: Box<dyn Peers>,
     sharing: Sharing,
     last_exchange: Instant,
-    /// Schemes offered already (their sorted terms): each is offered once.
-    offered: HashSet<Vec<Term>>,
+    /// Schemes offered already (their sorted terms, encoded): each is offered once.
+    offered: HashSet<Vec<u8>>,
     /// Time spent agreeing and exchanging, bytes offered, exchanges made.
     pub(super) cost: Cost,
 }
@@ -103,7 +104,7 @@ impl Island {
     }
 
     /// Up to `sharing.schemes` of `schemes` (lowest rank first) not offered before, encoded.
-    fn offer<'s>(&mut self, schemes: impl Iterator<Item = &'s Verified>) -> Vec<u8> {
+    fn offer<'s, F: FactorBits>(&mut self, schemes: impl Iterator<Item = &'s Verified<F>>) -> Vec<u8> {
         if self.offered.len() > OFFERED_MAX {
             self.offered.clear();
         }
@@ -113,7 +114,9 @@ impl Island {
             if taken == self.sharing.schemes {
                 break;
             }
-            if self.offered.insert(super::pool::key(scheme)) {
+            let mut key = Vec::new();
+            encode_terms(scheme.shape(), &super::pool::key(scheme), &mut key);
+            if self.offered.insert(key) {
                 encode(scheme, &mut bytes);
                 taken += 1;
             }
@@ -148,19 +151,23 @@ fn factor_bytes(shape: Shape, pos: Position) -> usize {
 
 /// Appends `scheme` to `out`: its rank (2 bytes), then each term's factors A, B, C in as few
 /// little-endian bytes as their matrices need (3 bytes a term for 2x2x2, 24 for 8x8x8).
-pub fn encode(scheme: &Scheme, out: &mut Vec<u8>) {
-    let shape = scheme.shape();
+pub fn encode<F: FactorBits>(scheme: &Scheme<F>, out: &mut Vec<u8>) {
     out.extend_from_slice(&(scheme.rank() as u16).to_le_bytes());
-    for term in scheme.terms() {
+    encode_terms(scheme.shape(), scheme.terms(), out);
+}
+
+/// Appends each term's factors A, B, C in as few little-endian bytes as their matrices need.
+fn encode_terms<F: FactorBits>(shape: Shape, terms: &[Term<F>], out: &mut Vec<u8>) {
+    for term in terms {
         for pos in Position::ALL {
-            out.extend_from_slice(&term.get(pos).to_le_bytes()[..factor_bytes(shape, pos)]);
+            out.extend_from_slice(&term.get(pos).to_u128().to_le_bytes()[..factor_bytes(shape, pos)]);
         }
     }
 }
 
 /// The schemes of `shape` that [`encode`] wrote into `bytes`, one after another (not yet
 /// verified; a factor outside its matrix is an error).
-pub fn decode(shape: Shape, mut bytes: &[u8]) -> Result<Vec<Scheme>> {
+pub fn decode<F: FactorBits>(shape: Shape, mut bytes: &[u8]) -> Result<Vec<Scheme<F>>> {
     let mut schemes = Vec::new();
     let widths = Position::ALL.map(|pos| factor_bytes(shape, pos));
     let term_bytes: usize = widths.iter().sum();
@@ -178,7 +185,7 @@ pub fn decode(shape: Shape, mut bytes: &[u8]) -> Result<Vec<Scheme>> {
             .map(|chunk| {
                 let (a, bc) = chunk.split_at(widths[0]);
                 let (b, c) = bc.split_at(widths[1]);
-                Term::new(le(a), le(b), le(c))
+                Term::from_factors(le(a), le(b), le(c))
             })
             .collect();
         schemes.push(Scheme::new(shape, terms)?);
@@ -187,13 +194,14 @@ pub fn decode(shape: Shape, mut bytes: &[u8]) -> Result<Vec<Scheme>> {
     Ok(schemes)
 }
 
-fn le(bytes: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
+/// The factor of (at most `F::BITS / 8`, as the shape says) little-endian `bytes`.
+fn le<F: FactorBits>(bytes: &[u8]) -> F {
+    let mut word = [0u8; 16];
     word[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(word)
+    F::from_u128(u128::from_le_bytes(word))
 }
 
-impl Driver<'_> {
+impl<F: Width> Driver<'_, F> {
     /// This island's index, or 0 for a search of one process.
     pub(super) fn island_index(&self) -> usize {
         self.island.as_ref().map_or(0, Island::index)
@@ -362,10 +370,18 @@ mod tests {
             let mut bytes = Vec::new();
             encode(&naive, &mut bytes);
             encode(&naive, &mut bytes);
-            let back = decode(shape, &bytes).unwrap();
+            let back = decode::<u64>(shape, &bytes).unwrap();
             assert_eq!(back.len(), 2);
             assert_eq!(back[0].terms(), naive.terms(), "{shape}");
             assert_eq!(back[1].terms(), naive.terms(), "{shape}");
+        }
+        // Factors of up to 128 bits: 9x9x9 (81 bits, 11 bytes a factor) and 4x5x13.
+        for (n, m, p) in [(9, 9, 9), (4, 5, 13)] {
+            let shape = Shape::new(n, m, p).unwrap();
+            let naive = Scheme::<u128>::try_naive(shape).unwrap();
+            let mut bytes = Vec::new();
+            encode(&naive, &mut bytes);
+            assert_eq!(decode::<u128>(shape, &bytes).unwrap(), vec![naive], "{shape}");
         }
     }
 
@@ -375,13 +391,13 @@ mod tests {
         let mut bytes = Vec::new();
         encode(&Scheme::naive(shape), &mut bytes);
         for cut in [1, 2, 5, bytes.len() - 1] {
-            assert!(decode(shape, &bytes[..cut]).is_err(), "cut at {cut}");
+            assert!(decode::<u64>(shape, &bytes[..cut]).is_err(), "cut at {cut}");
         }
         // A factor with a bit outside its 3x3 matrix.
         let mut bad = bytes.clone();
         bad[3] = 0xff;
-        assert!(decode(shape, &bad).is_err());
-        assert!(decode(shape, &[]).unwrap().is_empty());
+        assert!(decode::<u64>(shape, &bad).is_err());
+        assert!(decode::<u64>(shape, &[]).unwrap().is_empty());
     }
 
     #[test]

@@ -119,6 +119,10 @@ impl Ladder {
     /// on a GPU (asked only where that decides: it may open the driver).
     pub fn climbs(self, shape: Shape, on_gpu: impl FnOnce() -> bool) -> bool {
         let [n, m, p] = shape.dims();
+        // The rungs walk 64-bit factors.
+        if !shape.fits::<u64>() {
+            return false;
+        }
         match self {
             Ladder::Off => false,
             Ladder::On => rung_below(shape).is_some(),

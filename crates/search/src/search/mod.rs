@@ -25,12 +25,13 @@ use flipgraph_core::plateau::{Style, HOLD_FLOOR};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use crate::engine::{Engine, EngineSpec, WalkerStatus};
+use crate::engine::{Engine, EngineSpec, WalkerStatus, Width};
 use island::Island;
 use output::{pool_entries, symmetric_name, Checkpoint, Output};
 use pool::Pool;
@@ -102,14 +103,14 @@ impl Origin {
     }
 }
 
-/// The driver: owns the engine, the pool and the output.
-pub struct Driver<'a> {
-    engine: &'a mut dyn Engine,
+/// The driver (of schemes with factors of `F`): owns the engine, the pool and the output.
+pub struct Driver<'a, F: Width = u64> {
+    engine: &'a mut dyn Engine<F>,
     config: SearchConfig,
-    pool: Pool,
+    pool: Pool<F>,
     /// The start schemes of the highest rank: a fraction of restarts walk from one of them
     /// again, which brings new schemes into the pool when its lowest ranks hold only dead ends.
-    fresh: Vec<Verified>,
+    fresh: Vec<Verified<F>>,
     output: Option<Output>,
     progress: Progress,
     rng: WyRand,
@@ -136,13 +137,13 @@ pub struct Driver<'a> {
     /// Each style's recent returns, which choose the style of each walk.
     styles: Styles,
     /// Told of every new best scheme (an embedder's hook).
-    on_improvement: Option<OnImprovement<'a>>,
+    on_improvement: Option<OnImprovement<'a, F>>,
     /// This process's part in a job of many (an MPI job), if it is one.
     island: Option<Island>,
 }
 
 /// An embedder's hook, told of every new best scheme.
-pub type OnImprovement<'a> = Box<dyn FnMut(&Verified) + 'a>;
+pub type OnImprovement<'a, F = u64> = Box<dyn FnMut(&Verified<F>) + 'a>;
 
 /// Where the walkers stand after a round: what the status line shows of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -176,15 +177,15 @@ impl Standing {
     }
 }
 
-impl<'a> Driver<'a> {
+impl<'a, F: Width> Driver<'a, F> {
     pub fn new(
-        engine: &'a mut dyn Engine,
+        engine: &'a mut dyn Engine<F>,
         config: SearchConfig,
-        start: Start,
+        start: Start<F>,
         output: Option<Output>,
         progress: Progress,
         process_start: Instant,
-    ) -> Result<Driver<'a>> {
+    ) -> Result<Driver<'a, F>> {
         let mut pool = Pool::new(config.pool_per_rank, config.pool_ranks);
         let starts = start
             .pool
@@ -286,7 +287,7 @@ impl<'a> Driver<'a> {
     }
 
     /// Runs until the target, the time limit or `stop` is set.
-    pub fn run(mut self, stop: &AtomicBool) -> Result<Summary> {
+    pub fn run(mut self, stop: &AtomicBool) -> Result<Summary<F>> {
         let shape = self.config.shape;
         tracing::info!(
             "searching {shape} from rank {} to {} on {}",
@@ -482,14 +483,14 @@ impl<'a> Driver<'a> {
     }
 
     /// Calls `f` with every new best scheme (the start's best included), verified.
-    pub fn on_improvement(mut self, f: impl FnMut(&Verified) + 'a) -> Self {
+    pub fn on_improvement(mut self, f: impl FnMut(&Verified<F>) + 'a) -> Self {
         self.on_improvement = Some(Box::new(f));
         self
     }
 
     /// Writes a new best scheme at once and reports it, with where the walk that found it
     /// began (`found_by`; none for a start scheme or another island's).
-    fn record_best(&mut self, scheme: &Verified, found_by: Option<Origin>) -> Result<()> {
+    fn record_best(&mut self, scheme: &Verified<F>, found_by: Option<Origin>) -> Result<()> {
         self.improved_at = Instant::now();
         if let Some(f) = &mut self.on_improvement {
             f(scheme);
@@ -536,7 +537,7 @@ impl<'a> Driver<'a> {
     }
 
     /// A scheme below the best known rank: an event, a line nobody can miss, and a lift to Z.
-    fn announce_record(&mut self, scheme: &Verified, paths: &[std::path::PathBuf]) {
+    fn announce_record(&mut self, scheme: &Verified<F>, paths: &[std::path::PathBuf]) {
         let known = self.config.best_known.unwrap_or(usize::MAX);
         let shape = scheme.shape();
         let event = json!({
@@ -555,9 +556,13 @@ impl<'a> Driver<'a> {
         tracing::warn!("*** {text} ***");
         self.log_event(&event);
         self.records.push(scheme.rank());
-        if let Some(out) = &self.output {
-            let (path, format) = out.lift_path(scheme);
-            self.lifts.start(scheme, path, format);
+        match (&self.output, F::narrow(scheme)) {
+            (Some(out), Some(narrow)) => {
+                let (path, format) = out.lift_path(scheme);
+                self.lifts.start(&narrow, path, format);
+            }
+            (Some(_), None) => tracing::warn!("no lift to Z is tried: the lifter takes factors of up to 64 bits"),
+            (None, _) => {}
         }
     }
 

@@ -12,6 +12,7 @@ use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::group::Group;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::{IntScheme, Scheme, Shape, Term};
 use serde::{Deserialize, Serialize};
@@ -55,7 +56,7 @@ pub struct Checkpoint {
     pub vertices: u64,
     pub rounds: u64,
     /// Each scheme as a list of `[a, b, c]` factor bit masks.
-    pub pool: Vec<Vec<[u64; 3]>>,
+    pub pool: Vec<Vec<[u128; 3]>>,
     /// The diagonal patterns of a search from fixed cubes (`--cubes`), so that its resume
     /// keeps that start and the settings that go with it; empty for other searches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -146,10 +147,10 @@ pub fn symmetric_name((group, fixed): (Group, FixedTerms)) -> String {
 }
 
 /// A checkpoint's `pool`: each scheme as its list of `[a, b, c]` factor masks.
-pub fn pool_entries<'a>(schemes: impl IntoIterator<Item = &'a Scheme>) -> Vec<Vec<[u64; 3]>> {
+pub fn pool_entries<'a, F: FactorBits>(schemes: impl IntoIterator<Item = &'a Scheme<F>>) -> Vec<Vec<[u128; 3]>> {
     schemes
         .into_iter()
-        .map(|s| s.terms().iter().map(|t| t.factors()).collect())
+        .map(|s| s.terms().iter().map(|t| t.factors().map(F::to_u128)).collect())
         .collect()
 }
 
@@ -157,10 +158,10 @@ impl Checkpoint {
     /// The checkpoint of a search of `shape` (`seed`, `target`) about to climb its ladder:
     /// `start`'s pool (the naive scheme), time and work, and the sparsity and partners given on
     /// its command line (None: the defaults), so that its resume climbs again and walks alike.
-    pub fn before_climb(
+    pub fn before_climb<F: FactorBits>(
         shape: Shape,
         (seed, target): (u64, usize),
-        start: &Start,
+        start: &Start<F>,
         sparsity: Option<Sparsity>,
         partners: Option<Partners>,
     ) -> Checkpoint {
@@ -186,15 +187,15 @@ impl Checkpoint {
         Ok(Shape::new(n, m, p)?)
     }
 
-    pub fn schemes(&self) -> Result<Vec<Scheme>> {
+    /// The pool's schemes, with factors of `F` (which must fit the shape).
+    pub fn schemes<F: FactorBits>(&self) -> Result<Vec<Scheme<F>>> {
         let shape = self.shape()?;
         self.pool
             .iter()
             .map(|terms| {
-                Ok(Scheme::new(
-                    shape,
-                    terms.iter().map(|&[a, b, c]| Term::new(a, b, c)).collect(),
-                )?)
+                // Read at full width (every factor checked against its matrix), then narrowed.
+                let terms = terms.iter().map(|&[a, b, c]| Term::from_factors(a, b, c)).collect();
+                Ok(Scheme::<u128>::new(shape, terms)?.to_width()?)
             })
             .collect()
     }
@@ -262,7 +263,7 @@ impl Checkpoint {
         }
         // Shape and pool are checked here too, so that every error names the file.
         let schemes = cp
-            .schemes()
+            .schemes::<u128>()
             .with_context(|| format!("{}: damaged checkpoint", path.display()))?;
         if schemes.is_empty() {
             bail!(
@@ -420,7 +421,7 @@ fn open_events(path: &Path) -> Result<File> {
 /// The file goes into a fresh private folder (`flipgraph-rescued-XXXXXX`, made with mode 0700
 /// by `tempfile`), never to a predictable name in the shared temp folder, where a planted
 /// symbolic link could make the write replace another file.
-pub fn rescue(scheme: &Verified) -> String {
+pub fn rescue<F: FactorBits>(scheme: &Verified<F>) -> String {
     let int = IntScheme::from_f2(scheme);
     let name = format!("{}-r{}.json", scheme.shape(), scheme.rank());
     let folder = tempfile::Builder::new().prefix("flipgraph-rescued-").tempdir();
@@ -495,7 +496,7 @@ impl Output {
     /// any scheme file is read back ([`formats::MAX_SCHEME_BYTES`]) goes in the compact seed
     /// format instead (a rank-65,536 8x8x8 start made a 27 MB json that no reader took), and
     /// said; what is written is read back.
-    pub fn write_scheme(&self, scheme: &Verified) -> Result<Vec<PathBuf>> {
+    pub fn write_scheme<F: FactorBits>(&self, scheme: &Verified<F>) -> Result<Vec<PathBuf>> {
         let int = IntScheme::from_f2(scheme);
         let mut paths = Vec::new();
         for &chosen in &self.formats {
@@ -529,7 +530,7 @@ impl Output {
 
     /// Where the lift to Z of a verified scheme goes, and in which format: beside the scheme,
     /// named `SHAPE-rRANK-z.EXT`.
-    pub fn lift_path(&self, scheme: &Verified) -> (PathBuf, Format) {
+    pub fn lift_path<F: FactorBits>(&self, scheme: &Verified<F>) -> (PathBuf, Format) {
         let format = self.formats.first().copied().unwrap_or(Format::PerminovJson);
         let name = format!("{}-r{}-z.{}", scheme.shape(), scheme.rank(), format.extension());
         (self.dir.join(name), format)

@@ -3,36 +3,46 @@
 use std::collections::{BTreeMap, HashSet};
 
 use flipgraph_core::rng::WyRand;
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::{Scheme, Term};
 
 /// Verified schemes by rank, at most `per_rank` at each rank, only the lowest `levels` ranks.
 /// A full rank takes new schemes in place of its oldest, so that the walkers keep restarting
 /// from fresh ones: a rank frozen at its first schemes can hold the search in one dead end.
-pub struct Pool {
+pub struct Pool<F: FactorBits = u64> {
     per_rank: usize,
     levels: usize,
-    by_rank: BTreeMap<usize, Level>,
-    seen: HashSet<Vec<Term>>,
+    by_rank: BTreeMap<usize, Level<F>>,
+    seen: HashSet<Vec<Term<F>>>,
 }
 
 /// The schemes of one rank, and which one is the oldest once the rank is full.
-#[derive(Default)]
-struct Level {
-    schemes: Vec<Verified>,
+struct Level<F: FactorBits> {
+    schemes: Vec<Verified<F>>,
     /// Whether each scheme offers a flip ([`Scheme::flip_pairs`]): a restart from a sink can
     /// only take plus moves, and on 4x4x4 none led anywhere (below).
     open: Vec<bool>,
     oldest: usize,
 }
 
-impl Level {
+impl<F: FactorBits> Default for Level<F> {
+    fn default() -> Self {
+        Level {
+            schemes: Vec::new(),
+            open: Vec::new(),
+            oldest: 0,
+        }
+    }
+}
+
+impl<F: FactorBits> Level<F> {
     fn opens(&self) -> usize {
         self.open.iter().filter(|&&o| o).count()
     }
 
     /// A random scheme that offers a flip, if the level has one.
-    fn pick_open(&self, rng: &mut WyRand) -> Option<&Verified> {
+    fn pick_open(&self, rng: &mut WyRand) -> Option<&Verified<F>> {
         let n = self.opens();
         (n > 0).then(|| {
             let nth = rng.below(n);
@@ -49,14 +59,14 @@ impl Level {
 }
 
 /// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
-pub(super) fn key(s: &Scheme) -> Vec<Term> {
+pub(super) fn key<F: FactorBits>(s: &Scheme<F>) -> Vec<Term<F>> {
     let mut terms = s.terms().to_vec();
     terms.sort_unstable();
     terms
 }
 
-impl Pool {
-    pub fn new(per_rank: usize, levels: usize) -> Pool {
+impl<F: FactorBits> Pool<F> {
+    pub fn new(per_rank: usize, levels: usize) -> Pool<F> {
         Pool {
             per_rank: per_rank.max(1),
             levels: levels.max(1),
@@ -85,7 +95,7 @@ impl Pool {
     }
 
     /// Adds a verified scheme; false when it was there already or the pool has no room for it.
-    pub fn insert(&mut self, scheme: Verified) -> bool {
+    pub fn insert(&mut self, scheme: Verified<F>) -> bool {
         if !self.wants(scheme.rank()) {
             return false;
         }
@@ -127,14 +137,14 @@ impl Pool {
     /// restarts in 8; spread, each of the four open ranks takes a quarter
     /// (docs/BENCHMARKS-ARCHIVE.md, "Restarts pass over sinks" and "Restarts spread over the
     /// ranks with flips").
-    pub fn pick(&self, rng: &mut WyRand) -> &Verified {
-        let levels: Vec<&Level> = self.by_rank.values().collect();
+    pub fn pick(&self, rng: &mut WyRand) -> &Verified<F> {
+        let levels: Vec<&Level<F>> = self.by_rank.values().collect();
         assert!(!levels.is_empty(), "the pool is never empty during a search");
         // Shares in units of 1 / (2 * above): the lowest rank `above` of them and those of the
         // ranks not held, each other rank one.
         let above = (self.levels - 1).max(1);
         let missing = (above + 1).saturating_sub(levels.len());
-        let open: Vec<(&Level, usize)> = levels
+        let open: Vec<(&Level<F>, usize)> = levels
             .iter()
             .enumerate()
             .filter(|(_, level)| level.opens() > 0)
@@ -156,17 +166,17 @@ impl Pool {
     }
 
     /// A scheme of the lowest rank.
-    pub fn best(&self) -> Option<&Verified> {
+    pub fn best(&self) -> Option<&Verified<F>> {
         self.lowest().first()
     }
 
     /// The schemes of the lowest rank.
-    pub fn lowest(&self) -> &[Verified] {
+    pub fn lowest(&self) -> &[Verified<F>] {
         self.by_rank.values().next().map_or(&[], |l| &l.schemes)
     }
 
     /// All schemes, lowest rank first.
-    pub fn iter(&self) -> impl Iterator<Item = &Verified> {
+    pub fn iter(&self) -> impl Iterator<Item = &Verified<F>> {
         self.by_rank.values().flat_map(|l| &l.schemes)
     }
 }

@@ -444,7 +444,9 @@ fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
             path.exists().then_some(path)
         });
         let ok = match &reached {
-            Some(path) => crate::schemes::read_valid_f2(path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok()),
+            Some(path) => {
+                crate::schemes::read_valid_f2::<u64>(path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok())
+            }
             None => false,
         };
         if status.success() && ok {

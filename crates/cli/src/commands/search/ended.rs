@@ -4,18 +4,27 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::Shape;
 
 use crate::search::progress::si;
 use crate::search::{Stop, Summary};
 
-/// A search that ended, with what its report needs.
+/// A search that ended, with what its report needs (its schemes are in its folder).
 pub struct Ended {
     pub shape: Shape,
     pub best_known: Option<usize>,
     pub out_dir: PathBuf,
-    pub summary: Summary,
+    pub best_rank: usize,
+    /// The work of this process, done in `walk_time`.
+    pub counters: Counters,
+    pub walk_time: Duration,
+    pub stop: Stop,
+    /// Improvements the engine reported that failed verification.
+    pub rejected: u64,
+    /// The ranks reached below the best known rank, best last.
+    pub records: Vec<usize>,
     /// The ladder it climbed first, if any.
     pub climb: Option<ClimbReport>,
 }
@@ -32,6 +41,28 @@ pub struct ClimbReport {
 }
 
 impl Ended {
+    /// The end of the search of `shape` into `out_dir` that `summary` sums up.
+    pub fn new<F: FactorBits>(
+        shape: Shape,
+        best_known: Option<usize>,
+        out_dir: PathBuf,
+        summary: Summary<F>,
+        climb: Option<ClimbReport>,
+    ) -> Ended {
+        Ended {
+            shape,
+            best_known,
+            out_dir,
+            best_rank: summary.best.rank(),
+            counters: summary.counters,
+            walk_time: summary.walk_time,
+            stop: summary.stop,
+            rejected: summary.rejected,
+            records: summary.records,
+            climb,
+        }
+    }
+
     /// Says how the search ended: a line on standard error, records loudly, and with `json`
     /// an `end` event on standard output.
     pub fn report(&self, json: bool) {
@@ -39,11 +70,16 @@ impl Ended {
             shape,
             best_known,
             out_dir,
-            summary,
+            best_rank,
+            counters,
+            walk_time,
+            stop,
+            rejected,
+            records,
             climb,
         } = self;
-        let secs = summary.walk_time.as_secs_f64().max(1e-9);
-        let why = match summary.stop {
+        let secs = walk_time.as_secs_f64().max(1e-9);
+        let why = match *stop {
             Stop::Target => "target reached",
             Stop::TimeLimit => "time limit",
             Stop::Interrupted => "interrupted; checkpoint written",
@@ -54,23 +90,23 @@ impl Ended {
             .unwrap_or_default();
         eprintln!(
             "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s{climbed}; results in {}",
-            summary.best.rank(),
+            best_rank,
             shape,
-            si(summary.counters.vertices as f64 / secs),
-            si(summary.counters.steps as f64 / secs),
+            si(counters.vertices as f64 / secs),
+            si(counters.steps as f64 / secs),
             secs,
             out_dir.display()
         );
-        if let (Some(&best), Some(known)) = (summary.records.last(), best_known) {
+        if let (Some(&best), Some(known)) = (records.last(), best_known) {
             tracing::warn!(
                 "*** NEW RECORD: {shape} rank {best} below the best known rank {known}; results in {} ***",
                 out_dir.display()
             );
         }
-        if summary.rejected > 0 {
+        if *rejected > 0 {
             tracing::warn!(
                 "{} schemes from the engine failed verification and were discarded",
-                summary.rejected
+                rejected
             );
         }
         if json {
@@ -87,15 +123,15 @@ impl Ended {
                 serde_json::json!({
                     "event": "end",
                     "climb": climb,
-                    "stop": summary.stop.name(),
+                    "stop": stop.name(),
                     "shape": shape.to_string(),
-                    "best_rank": summary.best.rank(),
+                    "best_rank": best_rank,
                     "best_known": best_known,
-                    "records": summary.records,
+                    "records": records,
                     "seconds": secs,
-                    "vertices": summary.counters.vertices,
-                    "steps": summary.counters.steps,
-                    "vertices_per_s": summary.counters.vertices as f64 / secs,
+                    "vertices": counters.vertices,
+                    "steps": counters.steps,
+                    "vertices_per_s": counters.vertices as f64 / secs,
                     "out": out_dir.display().to_string(),
                 })
             );

@@ -12,12 +12,11 @@ use flipgraph_core::group::orbits;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
-use flipgraph_core::{Scheme, Shape};
+use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use super::choices::{LadderArg, SymmetryArg};
 use super::engine_args::{parse_diagonal, EngineArgs};
-use super::walkable::parse_walkable;
-use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind};
+use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind, Width};
 use crate::schemes::read_valid_f2;
 use crate::search::island::Island;
 use crate::search::ladder::Climb;
@@ -43,8 +42,9 @@ use resume::{refuse_contradictions, resume_start};
 pub struct Args {
     /// The shape: 4 (square) or 4x4x5.
     ///
-    /// Taken from --from or --resume when given.
-    #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"], value_parser = parse_walkable)]
+    /// Taken from --from or --resume when given. Formats past 8x8x8 of up to 128 entries a
+    /// matrix are searched too (9x9x9, 4x5x13; on the CPU where their factors pass 64 bits).
+    #[arg(help_heading = "Start and target", long, required_unless_present_any = ["from", "resume"])]
     pub size: Option<Shape>,
     /// Start from these schemes (files in any format, or folders of them) instead of the naive
     /// one.
@@ -94,10 +94,11 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-/// Where a search begins: its shape, start, output folder, seed and target rank.
-struct Begin {
+/// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
+/// target rank.
+struct Begin<F: Width = u128> {
     shape: Shape,
-    start: Start,
+    start: Start<F>,
     out_dir: PathBuf,
     seed: u64,
     target: usize,
@@ -166,9 +167,36 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
     Ok(engine)
 }
 
+impl Begin {
+    /// The same beginning with factors of `F` (which the shape fits).
+    fn narrowed<F: Width>(self) -> Result<Begin<F>> {
+        let Start {
+            pool,
+            elapsed,
+            counters,
+            rounds,
+        } = self.start;
+        let pool = pool.iter().map(WideScheme::to_width).collect::<Result<_, _>>()?;
+        Ok(Begin {
+            start: Start {
+                pool,
+                elapsed,
+                counters,
+                rounds,
+            },
+            shape: self.shape,
+            out_dir: self.out_dir,
+            seed: self.seed,
+            target: self.target,
+            best_known: self.best_known,
+        })
+    }
+}
+
 /// The beginning the flags ask for (of island `index` of `islands`; `engine`: the engine flags
 /// that [`engine_flags`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
-/// (with --cubes, the fixed cubes and unit terms).
+/// (with --cubes, the fixed cubes and unit terms). Its schemes have 128-bit factors, which
+/// every format fits; [`Begin::narrowed`] gives the width the search walks.
 fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
     engine.refuse_conflicts(!args.from.is_empty())?;
     if let Some(dir) = &args.resume {
@@ -184,7 +212,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
             target: args.target_rank.unwrap_or(cp.target),
         });
     }
-    let starts: Vec<(String, Scheme)> = match args.from.is_empty() {
+    let starts: Vec<(String, WideScheme)> = match args.from.is_empty() {
         true => {
             let naive = engine.naive_start(args.size.expect("clap requires --size"))?;
             let name = match engine.cubes.is_empty() {
@@ -213,13 +241,20 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     if !group.acts_on(shape) {
         bail!("--symmetry {group} needs a square shape; {shape} is not");
     }
+    if group != Group::Trivial && !shape.fits::<u64>() {
+        bail!(
+            "--symmetry {group}: symmetric walks take formats whose factors fit 64 bits; {shape} needs {}",
+            shape.factor_width()
+        );
+    }
     // The starts' terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
     let fixed = match group {
         Group::Trivial => None,
         _ => {
             let mut fixed = Vec::new();
             for (name, scheme) in &starts {
-                fixed.push(orbits(group, scheme).map(|o| o.fixed.len()).map_err(|_| {
+                let scheme: Scheme = scheme.to_width()?;
+                fixed.push(orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
                     anyhow::anyhow!(
                         "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
                         group_words(group)
@@ -253,7 +288,9 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         shape,
         start: Start {
             pool: starts.into_iter().map(|(_, s)| s).collect(),
-            ..Start::from_scheme(Scheme::naive(shape))
+            elapsed: Duration::ZERO,
+            counters: Counters::default(),
+            rounds: 0,
         },
         out_dir: args
             .out
@@ -268,7 +305,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
 /// The schemes of `--from`, each named by its file: every file given, and every scheme file in
 /// a folder given (files of no scheme format, a search's checkpoint and log among them, are
 /// passed over; a scheme file that does not read is an error naming it).
-fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, Scheme)>> {
+fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, WideScheme)>> {
     let mut files = Vec::new();
     for path in paths {
         if !path.is_dir() {
@@ -420,7 +457,7 @@ fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result
         None => flags.climbs(shape),
     };
     if asked && !climbs {
-        tracing::info!("--ladder on: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already)");
+        tracing::info!("--ladder on: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already; the rungs walk factors of up to 64 bits)");
     }
     Ok(climbs)
 }
@@ -478,10 +515,27 @@ fn climb_to(
 }
 
 /// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as
-/// the island of a job that `place` says.
+/// the island of a job that `place` says; with 64-bit factors where the format fits them.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
     let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
     let flags = engine_flags(args)?;
+    let begun = begin(args, &flags, index, islands)?;
+    match begun.shape.fits::<u64>() {
+        true => walk::<u64>(args, &flags, begun.narrowed()?, stop, process_start, place),
+        false => walk::<u128>(args, &flags, begun, stop, process_start, place),
+    }
+}
+
+/// The search of [`execute`] from `begun`, on factors of `F`.
+fn walk<F: Width>(
+    args: &Args,
+    flags: &EngineArgs,
+    begun: Begin<F>,
+    stop: &AtomicBool,
+    process_start: Instant,
+    place: Option<Place>,
+) -> Result<Ended> {
+    let index = place.as_ref().map_or(0, |p| p.island.index());
     let Begin {
         shape,
         mut start,
@@ -489,7 +543,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         seed,
         target,
         best_known,
-    } = begin(args, &flags, index, islands)?;
+    } = begun;
     let resume = args.resume.is_some();
     let open_output = || match index {
         0 => Output::open(&out_dir, args.formats.clone(), resume),
@@ -498,7 +552,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     let mut output = None;
     let mut climb = None;
     let mut grown = false;
-    if climbs(args, &flags, shape, place.is_some())? {
+    if climbs(args, flags, shape, place.is_some())? {
         // Before the ladder, so that another search cannot take the folder meanwhile.
         let mut out = open_output()?;
         let sparsity = flags.sparse.map(Into::into);
@@ -510,8 +564,9 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
             sparsity,
             partners,
         ))?;
-        let (starts, report) = climb_to(args, &flags, shape, seed, &mut out, stop, process_start)?;
+        let (starts, report) = climb_to(args, flags, shape, seed, &mut out, stop, process_start)?;
         if let Some(starts) = starts {
+            let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
             (start.pool, grown) = (starts, true);
         }
         start.elapsed += report.time;
@@ -523,12 +578,12 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     } else {
         StartKind::Naive
     };
-    let start_rank = start.pool.iter().map(Scheme::rank).max().unwrap_or(0);
+    let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
     let spec = match &place {
         Some(place) => place.share(flags.spec_from(start_rank, given)),
         None => flags.spec_from(start_rank, given),
     };
-    let mut engine = spec.open(shape)?;
+    let mut engine = spec.open_for::<F>(shape)?;
     let output = match output {
         Some(output) => output,
         None => open_output()?,
@@ -578,7 +633,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
-            let (_, start) = resume_start(&out_dir, 0, 1, &flags)?;
+            let (_, start) = resume_start(&out_dir, 0, 1, flags)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = Progress::new(args.json, args.quiet);
             let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;
@@ -586,13 +641,7 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
         }
         Err(e) => return Err(e),
     };
-    Ok(Ended {
-        shape,
-        best_known,
-        out_dir,
-        summary,
-        climb,
-    })
+    Ok(Ended::new(shape, best_known, out_dir, summary, climb))
 }
 
 #[cfg(test)]

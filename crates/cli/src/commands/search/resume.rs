@@ -9,12 +9,12 @@ use super::*;
 /// `index + islands`, ...), so that a job resumes with any number of islands. A search from
 /// fixed cubes (`engine`, as [`engine_flags`] resolved it) gets its cube start back as well:
 /// the start of independent restarts, and the rank the plus slack counts from.
-pub(super) fn resume_start(
+pub(super) fn resume_start<F: Width>(
     dir: &Path,
     index: usize,
     islands: usize,
     engine: &EngineArgs,
-) -> Result<(Checkpoint, Start)> {
+) -> Result<(Checkpoint, Start<F>)> {
     let all = read_all_checkpoints(dir)?;
     let mut start = Start {
         pool: Vec::new(),
