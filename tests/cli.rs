@@ -190,7 +190,7 @@ fn a_shape_over_16_is_rejected() {
 
 /// Formats beyond 8x8x8 (factors of up to 128 bits): products and sums are written and
 /// verified, `known` has their best ranks, a search walks them on the CPU (and resumes), and
-/// what does not take them (symmetric walks, the GPU, bench) says so; one past 8 whose
+/// what does not take them (symmetric walks, the GPU, campaign) says so; bench measures them; one past 8 whose
 /// matrices fit 64 bits is searched to a target.
 #[test]
 fn wide_formats_are_built_verified_and_searched() {
@@ -298,9 +298,29 @@ fn wide_formats_are_built_verified_and_searched() {
         "{}",
         text(&out)
     );
-    let out = flipgraph(&["bench", "--sizes", "9", "--backend", "cpu"]);
+    let out = flipgraph(&["campaign", "--sizes", "9", "--backend", "cpu"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("81 entries"), "{}", text(&out));
+    // bench walks them too, and walks 8x8x8 at 128 bits when asked, every walker audited.
+    let out = flipgraph(&["bench", "--sizes", "9", "--backend", "cpu", "--seconds", "1", "--json"]);
+    let rows = json_of(&out);
+    assert_eq!(
+        (rows[0]["factor_bits"].as_u64(), rows[0]["walkers_invalid"].as_u64()),
+        (Some(128), Some(0))
+    );
+    let out = flipgraph(&[
+        "bench",
+        "--sizes",
+        "3",
+        "--factor-bits",
+        "128",
+        "--backend",
+        "cpu",
+        "--seconds",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(json_of(&out)[0]["factor_bits"].as_u64(), Some(128));
 
     let results = dir.path().join("2x3x10");
     let out = flipgraph(&[

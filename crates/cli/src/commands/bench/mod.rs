@@ -9,12 +9,11 @@ use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use flipgraph_core::device::Partners;
 use flipgraph_core::verify::verify;
-use flipgraph_core::{Scheme, Shape};
+use flipgraph_core::{Scheme, Shape, WideScheme};
 use serde_json::json;
 
 use super::engine_args::EngineArgs;
-use super::walkable::parse_walkable;
-use crate::engine::{Backend, EngineSpec, StartKind};
+use crate::engine::{Backend, EngineSpec, StartKind, Width};
 use crate::search::progress::{si, Progress};
 use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
 
@@ -29,8 +28,13 @@ use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
 pub struct Args {
     /// Sizes (square N or NxMxP), comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8", value_parser = parse_walkable)]
+    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
     sizes: Vec<Shape>,
+    /// Walk factors of this many bits, 64 or 128 (default: 64 where the format fits them, else
+    /// 128, on the CPU). 128 on a format up to 8x8x8 measures the wide walk against the 64-bit
+    /// one.
+    #[arg(long, value_parser = parse_factor_bits)]
+    factor_bits: Option<usize>,
     /// Start from these schemes instead of the naive scheme of --sizes (the record regime:
     /// throughput near the best known ranks).
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -105,6 +109,14 @@ fn parse_seeds(s: &str) -> Result<Seeds, String> {
     Ok(Seeds(seeds))
 }
 
+fn parse_factor_bits(s: &str) -> Result<usize, String> {
+    match s {
+        "64" => Ok(64),
+        "128" => Ok(128),
+        _ => Err(format!("{s}: factors of 64 or 128 bits")),
+    }
+}
+
 fn parse_time_to_rank(s: &str) -> Result<(Shape, usize), String> {
     let (shape, rank) = s.split_once(':').ok_or("expected SHAPE:RANK, like 4x4x4:47")?;
     Ok((
@@ -120,10 +132,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
-/// A measured start: its name and scheme.
+/// A measured start: its name and scheme (at 128 bits, which every format fits).
 struct Start {
     name: String,
-    scheme: Scheme,
+    scheme: WideScheme,
 }
 
 /// The starts of a throughput run: the files of --from, else the naive scheme of each size
@@ -149,7 +161,7 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
     args.from
         .iter()
         .map(|path| {
-            let scheme = crate::schemes::read_valid_f2(path)?;
+            let scheme = crate::schemes::read_valid_f2::<u128>(path)?;
             let file = path
                 .file_name()
                 .map_or(path.display().to_string(), |f| f.to_string_lossy().into_owned());
@@ -205,10 +217,10 @@ fn throughput(args: &Args) -> Result<ExitCode> {
 /// One run of `start` with `run`'s seed: its row, with the seed and, when asked, the rate of one
 /// CPU thread beside it; reported on stderr unless the output is JSON.
 fn measure_seed(args: &Args, spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde_json::Value)> {
-    let (name, mut row) = measure(spec, run, start)?;
+    let (name, mut row) = measure(spec, run, start, args.factor_bits)?;
     row["seed"] = json!(run.seed);
     if args.cpu_thread {
-        let (_, cpu) = measure(&one_cpu_thread(spec), run, start)?;
+        let (_, cpu) = measure(&one_cpu_thread(spec), run, start, args.factor_bits)?;
         let per_thread = cpu["vertices_per_s"].as_f64().unwrap_or(0.0);
         row["cpu_thread_vertices_per_s"] = json!(per_thread);
         row["cpu_threads_equivalent"] = json!(row["vertices_per_s"].as_f64().unwrap_or(0.0) / per_thread);
@@ -297,13 +309,27 @@ struct Run {
 
 /// Walks from `start` on the engine of `spec` as `run` says; audits every walker at the end.
 /// Returns the engine's description and the row of figures.
-fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde_json::Value)> {
-    let shape = start.scheme.shape();
+fn measure(spec: &EngineSpec, run: &Run, start: &Start, bits: Option<usize>) -> Result<(String, serde_json::Value)> {
+    let fits = start.scheme.shape().fits::<u64>();
+    match bits.unwrap_or(if fits { 64 } else { 128 }) {
+        64 => measure_in::<u64>(spec, run, &start.name, start.scheme.to_width()?),
+        _ => measure_in::<u128>(spec, run, &start.name, start.scheme.clone()),
+    }
+}
+
+/// [`measure`] with factors of `F`.
+fn measure_in<F: Width>(
+    spec: &EngineSpec,
+    run: &Run,
+    name: &str,
+    scheme: Scheme<F>,
+) -> Result<(String, serde_json::Value)> {
+    let shape = scheme.shape();
     let spec = EngineSpec {
-        start_rank: Some(start.scheme.rank()),
+        start_rank: Some(scheme.rank()),
         ..*spec
     };
-    let mut engine = spec.open(shape)?;
+    let mut engine = spec.open_for::<F>(shape)?;
     let engine_name = engine.describe();
     let steps = spec.steps_per_round(engine.timed_rounds());
     let config = SearchConfig {
@@ -315,7 +341,7 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let driver = Driver::new(
         engine.as_mut(),
         config,
-        search::Start::from_scheme(start.scheme.clone()),
+        search::Start::from_scheme(scheme.clone()),
         None,
         Progress::new(false, true),
         Instant::now(),
@@ -331,8 +357,7 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     }
     if invalid > 0 || summary.rejected > 0 {
         bail!(
-            "{}: {invalid} walkers hold invalid schemes, {} improvements failed verification",
-            start.name,
+            "{name}: {invalid} walkers hold invalid schemes, {} improvements failed verification",
             summary.rejected
         );
     }
@@ -340,8 +365,9 @@ fn measure(spec: &EngineSpec, run: &Run, start: &Start) -> Result<(String, serde
     let c = summary.counters;
     let row = json!({
         "size": shape.to_string(),
-        "start": start.name,
-        "start_rank": start.scheme.rank(),
+        "start": name,
+        "start_rank": scheme.rank(),
+        "factor_bits": F::BITS,
         "engine": engine_name,
         "seconds": secs,
         "vertices": c.vertices,
