@@ -351,3 +351,41 @@ fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
     assert_results_verify(&out);
     assert_results_verify(&out.join("ladder/4x3x4"));
 }
+
+/// The 128-bit kernel: its self-test walks (9x9x9, 4x5x13, 2x9x10 from naive, and 9x9x9 from
+/// Laderman squared) replay exactly, and a search of 9x9x9 from that product walks on the GPU
+/// and writes verified schemes.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn the_128_bit_kernel_replays_exactly_and_searches() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    let laderman = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/3x3x3-r23-laderman.m");
+    let nine = dir.path().join("9x9x9.json").display().to_string();
+    let made = flipgraph(&["product", laderman, laderman, "--mod2", "-o", &nine]);
+    assert!(made.status.success(), "{}", text(&made));
+    let out = flipgraph(&["gpu", "--self-test", "--from", &nine]);
+    assert!(out.status.success(), "{}", text(&out));
+    let log = text(&out);
+    assert!(
+        log.contains("9x9x9 rank 529 (128-bit factors") && log.contains("4x5x13 rank 260 (128-bit factors"),
+        "{log}"
+    );
+    let results = dir.path().join("search");
+    let out = flipgraph(&[
+        "search",
+        "--from",
+        &nine,
+        "--backend",
+        "gpu",
+        "--time",
+        "5",
+        "--quiet",
+        "--json",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("gpu: "), "{}", text(&out));
+    assert_results_verify(&results);
+}

@@ -197,8 +197,10 @@ fn ptx_check() -> Result<()> {
 }
 
 /// The walk kernels, whose occupancy ptx-check guards.
-const WALK_KERNELS: [&str; 10] = [
+const WALK_KERNELS: [&str; 12] = [
     "walk",
+    "walk128",
+    "walk128_groups",
     "walk32",
     "walk_c3",
     "walk32_c3",
@@ -230,7 +232,7 @@ struct WalkKernel {
 /// From ptxas's verbose log and the PTX: each walk kernel's registers and spills, or why the
 /// PTX fails the check (a spill outside a kernel that carries a register cap, or more than
 /// [`MAX_CAPPED_SPILL_BYTES`] in one; a kernel missing; one above its cap or, uncapped, above
-/// [`MAX_WALK_REGISTERS`]).
+/// its [`register_budget`]).
 fn walk_registers(log: &str, ptx: &str) -> Result<Vec<WalkKernel>> {
     let mut sections = log.split("Compiling entry function '");
     let before_entries = sections.next().unwrap_or("");
@@ -274,7 +276,7 @@ fn walk_registers(log: &str, ptx: &str) -> Result<Vec<WalkKernel>> {
                 .and_then(|n| n.parse::<u32>().ok())
                 .ok_or_else(no_count)?;
             let cap = register_cap(ptx, name);
-            let budget = cap.unwrap_or(MAX_WALK_REGISTERS);
+            let budget = cap.unwrap_or(register_budget(name));
             if registers > budget {
                 return Err(format!(
                     "the {name} kernel needs {registers} registers, above {budget} (fewer warps per SM)"
@@ -309,6 +311,22 @@ fn register_cap(ptx: &str, kernel: &str) -> Option<u32> {
 
 /// The register budget of the walk kernels: 16 warps of 32 threads per SM (65536 registers).
 const MAX_WALK_REGISTERS: u32 = 128;
+
+/// The register budget of the 128-bit kernels (160 used, 2026-11-27): their shared memory, two
+/// words a factor, holds them to fewer warps than registers would (1056 on an H100 for 8x8x8
+/// against 2112 of the 64-bit kernel), and capped at 128 registers `walk128` walked no faster
+/// (9x9x9 from naive 0.358-0.366 G vertices/s against 0.362-0.370; 8x8x8 at 128 bits
+/// 0.696-0.698 against 0.692-0.702; BENCHMARKS.md, "The 128-bit kernel").
+const WIDE_WALK_REGISTERS: u32 = 168;
+
+/// The register budget of walk kernel `name`.
+fn register_budget(name: &str) -> u32 {
+    if name.starts_with("walk128") {
+        WIDE_WALK_REGISTERS
+    } else {
+        MAX_WALK_REGISTERS
+    }
+}
 
 /// `$PTXAS`, `ptxas` on PATH, or the one in the nvidia-cuda-nvcc-cu12 wheel.
 fn find_ptxas() -> Option<PathBuf> {
@@ -470,11 +488,12 @@ mod tests {
     #[test]
     fn each_capped_kernel_reports_its_own_spills() {
         let capped = ptx(&["walk_groups", "walk32_groups"]);
-        let spilling = log_of(|k| if k.ends_with("_groups") { (96, 32) } else { (120, 0) });
+        let capped_groups = |k: &str| k == "walk_groups" || k == "walk32_groups";
+        let spilling = log_of(|k| if capped_groups(k) { (96, 32) } else { (120, 0) });
         let kernels = walk_registers(&spilling, &capped).unwrap();
         let groups: Vec<u32> = kernels
             .iter()
-            .filter(|k| k.name.ends_with("_groups"))
+            .filter(|k| capped_groups(k.name))
             .map(|k| k.spilled)
             .collect();
         assert_eq!(groups, [64, 64], "not the spills of the entries logged after it");

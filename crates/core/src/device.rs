@@ -282,7 +282,7 @@ impl WarpState {
 /// The move log: kinds of logged moves, their encoding, and their replay.
 pub mod log {
     use crate::group::{Element, Reversal};
-    use crate::moves;
+    use crate::moves::{self, Moves};
     use crate::term::{Position, Term};
 
     /// `flip(keep = t, other = u, pos)`.
@@ -362,7 +362,7 @@ pub mod log {
     /// Applies one logged move to a walker's `slots` with core's moves: the host's side of the
     /// kernels' differential test (what the kernel did, done again by the reference).
     /// `reversal` is the shape's, for the moves of walks whose group reverses.
-    pub fn replay(slots: &mut [Term], entry: [u32; 2], reversal: Reversal) -> Result<(), ReplayError> {
+    pub fn replay<F: Moves>(slots: &mut [Term<F>], entry: [u32; 2], reversal: Reversal) -> Result<(), ReplayError> {
         let (kind, field, t, u, v) = unpack(entry);
         let (pos, t, u) = (Position::from_index(field as usize % 3), t as usize, u as usize);
         if t >= slots.len() || u >= slots.len() || (kind == PLUS && v as usize >= slots.len()) {

@@ -73,6 +73,8 @@ pub trait FactorBits:
 
     /// The index of the highest set bit (`self` is not zero): a basis's pivot.
     fn leading_bit(self) -> usize;
+    /// The bits in reverse order.
+    fn reverse_bits(self) -> Self;
     /// The bits as a `u128`.
     fn to_u128(self) -> u128;
     /// The factor of the low `BITS` bits of `bits`.
@@ -118,6 +120,11 @@ macro_rules! factor_bits {
             #[inline(always)]
             fn leading_bit(self) -> usize {
                 (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+
+            #[inline(always)]
+            fn reverse_bits(self) -> $t {
+                <$t>::reverse_bits(self)
             }
 
             #[inline(always)]

@@ -20,14 +20,21 @@ fn out_of_bounds() -> ! {
 }
 
 /// A scheme of `cap` slots in global memory: a walker's current terms, its best terms, or a
-/// staged scheme (core's `scheme_words(cap)` factors).
-#[derive(Clone, Copy)]
-pub struct SchemeSlots {
-    base: *mut u64,
+/// staged scheme (core's `scheme_words(cap)` factors of `F`: one 64-bit word each, or two).
+pub struct SchemeSlots<F> {
+    base: *mut F,
     cap: usize,
 }
 
-impl SchemeSlots {
+impl<F> Clone for SchemeSlots<F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F> Copy for SchemeSlots<F> {}
+
+impl<F: Copy> SchemeSlots<F> {
     /// Where the factor at `pos` of `slot` lies, or a trap.
     #[inline(always)]
     fn index(self, pos: usize, slot: usize) -> usize {
@@ -39,7 +46,7 @@ impl SchemeSlots {
 
     /// The factor at `pos` (0, 1, 2 for A, B, C) of `slot`.
     #[inline(always)]
-    pub fn get(self, pos: usize, slot: usize) -> u64 {
+    pub fn get(self, pos: usize, slot: usize) -> F {
         // SAFETY: inside the scheme's words (checked), which the constructor's contract makes
         // this warp's.
         unsafe { *self.base.add(self.index(pos, slot)) }
@@ -47,21 +54,21 @@ impl SchemeSlots {
 
     /// Writes the factor at `pos` of `slot`.
     #[inline(always)]
-    pub fn set(self, pos: usize, slot: usize, factor: u64) {
+    pub fn set(self, pos: usize, slot: usize, factor: F) {
         // SAFETY: as in `get`.
         unsafe { *self.base.add(self.index(pos, slot)) = factor };
     }
 }
 
-/// A warp's state, schemes and move log in global memory.
-pub struct WarpGlobal {
+/// A warp's state, schemes (of factors of `F`) and move log in global memory.
+pub struct WarpGlobal<F = u64> {
     state: *mut WarpState,
     /// The walker's current terms (read at the start of a launch, written at its end).
-    pub terms: SchemeSlots,
+    pub terms: SchemeSlots<F>,
     /// The first scheme of its lowest rank since its last load.
-    pub best: SchemeSlots,
+    pub best: SchemeSlots<F>,
     /// The scheme the host staged for it to load, if any.
-    pub staged: Option<SchemeSlots>,
+    pub staged: Option<SchemeSlots<F>>,
     log: *mut u32,
     log_cap: u32,
     /// The shape's reversal (core's `group::Reversal`), for the walks whose group has it: here
@@ -70,15 +77,15 @@ pub struct WarpGlobal {
     pub reversal: Reversal,
 }
 
-impl WarpGlobal {
+impl<F> WarpGlobal<F> {
     /// The global memory of warp `warp` of the launch, or None for a warp beyond its walkers.
     ///
     /// # Safety
     /// `launch` holds device addresses laid out as flipgraph_core::device says for
-    /// `launch.warps` walkers of `launch.cap` slots and move logs of `launch.log_cap` entries,
-    /// and every walker's `load` is `NO_LOAD` or the index of a scheme staged in
-    /// `launch.staging`.
-    pub unsafe fn new(launch: &Launch, warp: usize) -> Option<WarpGlobal> {
+    /// `launch.warps` walkers of `launch.cap` slots (factors of `F`) and move logs of
+    /// `launch.log_cap` entries, and every walker's `load` is `NO_LOAD` or the index of a
+    /// scheme staged in `launch.staging`.
+    pub unsafe fn new(launch: &Launch, warp: usize) -> Option<WarpGlobal<F>> {
         if warp >= launch.warps as usize {
             return None;
         }
@@ -86,7 +93,7 @@ impl WarpGlobal {
         let words = scheme_words(cap);
         let slots = |base: u64, index: usize| SchemeSlots {
             // SAFETY (of the `add`): inside the buffer, per the contract.
-            base: unsafe { (base as *mut u64).add(index * words) },
+            base: unsafe { (base as *mut F).add(index * words) },
             cap,
         };
         // SAFETY: the warp's state, per the contract.

@@ -9,7 +9,7 @@ use flipgraph_core::group::Group;
 use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
-use crate::shared::{FactorStore, Shared32, Shared64};
+use crate::shared::{FactorStore, Shared128, Shared32, Shared64};
 use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, Warp};
 
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking the
@@ -48,6 +48,14 @@ walk_kernel!(
     /// each, and 32-bit compares).
     walk32,
     Shared32,
+    Group::Trivial,
+    Sampled
+);
+walk_kernel!(
+    /// The walk kernel for shapes whose factors have more than 64 bits (up to 128: 9x9x9,
+    /// 4x5x13, 8x8x16; two 64-bit words of shared and global memory each).
+    walk128,
+    Shared128,
     Group::Trivial,
     Sampled
 );
@@ -107,6 +115,20 @@ walk_kernel!(
     Grouped<PositionCovers, false>
 );
 walk_kernel!(
+    /// `walk_groups` for factors of more than 64 bits (up to 128).
+    walk128_groups,
+    Shared128,
+    Group::Trivial,
+    Grouped<PositionCovers, false>
+);
+walk_kernel!(
+    /// `walk128_groups` for the self-test, checked as `walk_groups_checked` is.
+    walk128_groups_checked,
+    Shared128,
+    Group::Trivial,
+    Grouped<PositionCovers, true>
+);
+walk_kernel!(
     /// `walk_groups` for shapes whose factors have at most 32 bits.
     walk32_groups,
     Shared32,
@@ -143,7 +165,7 @@ unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
     let tid = nvptx::_thread_idx_x() as usize;
     let warp = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
     // SAFETY: the launch's contract (above).
-    let Some(global) = (unsafe { WarpGlobal::new(launch, warp) }) else {
+    let Some(global) = (unsafe { WarpGlobal::<S::Factor>::new(launch, warp) }) else {
         return;
     };
     let cap = launch.cap as usize;

@@ -5,7 +5,8 @@
 //!   masks) as small safe wrappers.
 //! - [`shared`]: a warp's factor arrays in shared memory, addressed as shared memory.
 //! - [`global`]: a warp's state, schemes and move log in global memory, bounds-checked.
-//! - [`launch`]: the kernels' entry points (`walk`, and `walk32` for factors of up to 32 bits;
+//! - [`launch`]: the kernels' entry points (`walk`, `walk32` for factors of up to 32 bits and
+//!   `walk128` for up to 128, each with a `_groups` twin that finds partners by groups;
 //!   `walk_c3`, `walk_z2`, `walk_c6` and their 32-bit twins for schemes invariant under a
 //!   group of core's `group` module):
 //!   one `Launch` in, each warp's share of its memory out.

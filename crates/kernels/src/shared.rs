@@ -1,6 +1,6 @@
 //! A warp's factor arrays in shared memory, read and written through 32-bit shared-window
 //! addresses (`ld.shared` / `st.shared`), as 64-bit words or, for shapes whose factors fit,
-//! as 32-bit words.
+//! as 32-bit words; factors of up to 128 bits as two 64-bit words.
 //!
 //! Why not plain pointers: the dynamic shared memory reaches Rust as a generic pointer, and
 //! once it is kept in a struct that a non-inlined function borrows, LLVM can no longer prove
@@ -11,8 +11,11 @@
 //! the walk's compares and XORs to one instruction each (a 64-bit compare takes two), and
 //! halves the shared memory of a warp.
 
-/// `cap`-sized arrays of factors in shared memory. Every factor passes through as a `u64`.
+/// `cap`-sized arrays of factors in shared memory. Every factor passes through as a
+/// [`FactorStore::Factor`]: a `u64` (a narrower word zero-extended), or a `u128`.
 pub trait FactorStore: Copy {
+    /// The integer a factor passes through as.
+    type Factor: Word;
     /// Bytes per stored factor.
     const BYTES: usize;
 
@@ -26,13 +29,13 @@ pub trait FactorStore: Copy {
     ///
     /// # Safety
     /// `index` lies inside the arrays.
-    unsafe fn read(self, index: usize) -> u64;
+    unsafe fn read(self, index: usize) -> Self::Factor;
 
     /// Writes the factor at `index` (of at most `8 * BYTES` bits).
     ///
     /// # Safety
     /// `index` lies inside the arrays.
-    unsafe fn write(self, index: usize, value: u64);
+    unsafe fn write(self, index: usize, value: Self::Factor);
 
     /// The words of another store that lie `bytes` bytes before these: their address is
     /// computed where they are used, so that a warp keeps no register for it.
@@ -54,6 +57,8 @@ pub trait FactorStore: Copy {
     /// `address` lies in this block's shared memory.
     unsafe fn at_address(address: u32) -> Self;
 }
+
+use crate::warp::Word;
 
 /// The 32-bit shared-window address of a generic pointer into shared memory.
 #[inline(always)]
@@ -81,6 +86,7 @@ macro_rules! factor_store {
         }
 
         impl FactorStore for $name {
+            type Factor = u64;
             const BYTES: usize = core::mem::size_of::<$word>();
 
             #[inline(always)]
@@ -142,3 +148,46 @@ factor_store!(
     /// 16-bit words: slot numbers (the group kernels' table and mates).
     Shared16, u16, "u16", reg16
 );
+
+/// Factors of up to 128 bits, two 64-bit words each (low, then high).
+#[derive(Clone, Copy)]
+pub struct Shared128 {
+    low: Shared64,
+}
+
+impl FactorStore for Shared128 {
+    type Factor = u128;
+    const BYTES: usize = 16;
+
+    #[inline(always)]
+    unsafe fn new(ptr: *mut u8) -> Shared128 {
+        // SAFETY: per the contract.
+        Shared128 { low: unsafe { Shared64::new(ptr) } }
+    }
+
+    #[inline(always)]
+    fn address(self) -> u32 {
+        self.low.address()
+    }
+
+    #[inline(always)]
+    unsafe fn at_address(address: u32) -> Shared128 {
+        // SAFETY: per the contract.
+        Shared128 { low: unsafe { Shared64::at_address(address) } }
+    }
+
+    #[inline(always)]
+    unsafe fn read(self, index: usize) -> u128 {
+        // SAFETY: the two words of factor `index`, inside the arrays per the contract.
+        unsafe { self.low.read(2 * index) as u128 | (self.low.read(2 * index + 1) as u128) << 64 }
+    }
+
+    #[inline(always)]
+    unsafe fn write(self, index: usize, value: u128) {
+        // SAFETY: as in `read`.
+        unsafe {
+            self.low.write(2 * index, value as u64);
+            self.low.write(2 * index + 1, (value >> 64) as u64);
+        }
+    }
+}

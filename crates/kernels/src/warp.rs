@@ -158,3 +158,46 @@ pub fn nth_set_bit(mask: u32, mut n: u32) -> u32 {
     halve(1);
     at
 }
+
+/// A factor as the warp instructions move it: `u64` or `u128`, folded to 32 bits for a match
+/// (a hint, confirmed on the full factors) and shuffled between lanes.
+pub trait Word: flipgraph_core::moves::Moves {
+    /// The factor folded to 32 bits, linearly over F2 (the folds of a sum are the sum of the
+    /// folds); factors of at most 32 bits fold to themselves.
+    fn fold32(self) -> u32;
+    /// `self` of lane `src`.
+    fn shuffle(self, src: u32) -> Self;
+}
+
+/// The rotation of a folded high half: a plain `low ^ high` folds every 8x8 factor whose lower
+/// four rows repeat its upper four to zero (the key of an empty slot), and Kronecker products
+/// are full of them (in Strassen x Kauers-Moosbauer, 8x8x8 r329, such terms matched only empty
+/// slots). A rotation by an odd amount folds to zero only the factors whose halves are a
+/// rotation of each other.
+const FOLD_ROTATION: u32 = 13;
+
+impl Word for u64 {
+    #[inline(always)]
+    fn fold32(self) -> u32 {
+        self as u32 ^ ((self >> 32) as u32).rotate_left(FOLD_ROTATION)
+    }
+
+    #[inline(always)]
+    fn shuffle(self, src: u32) -> u64 {
+        shuffle_u64(self, src)
+    }
+}
+
+impl Word for u128 {
+    #[inline(always)]
+    fn fold32(self) -> u32 {
+        // The high 64 bits folded as a u64 and rotated once more: a factor whose halves are
+        // equal does not fold to zero.
+        (self as u64).fold32() ^ ((self >> 64) as u64).fold32().rotate_left(7)
+    }
+
+    #[inline(always)]
+    fn shuffle(self, src: u32) -> u128 {
+        shuffle_u64(self as u64, src) as u128 | (shuffle_u64((self >> 64) as u64, src) as u128) << 64
+    }
+}

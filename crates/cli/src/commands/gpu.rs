@@ -12,10 +12,10 @@ use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::SymmetricScheme;
 use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
-use flipgraph_core::{Scheme, Shape};
+use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
-use crate::engine::{Engine, Group};
+use crate::engine::{Engine, Group, Width};
 use crate::schemes::read_valid_f2;
 
 /// Show the usable GPUs, or why there is none.
@@ -29,7 +29,8 @@ pub struct Args {
     /// the host, and the terms must agree; every scheme must verify.
     #[arg(long)]
     self_test: bool,
-    /// Self-test: also walk from these schemes (valid over F2), in every mode.
+    /// Self-test: also walk from these schemes (valid over F2; any format up to 128 entries a
+    /// matrix), in every mode.
     #[arg(long = "from", value_name = "FILE", requires = "self_test")]
     from: Vec<PathBuf>,
 }
@@ -48,18 +49,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let starts = args
             .from
             .iter()
-            .map(|path| read_valid_f2(path))
+            .map(|path| read_valid_f2::<u128>(path))
             .collect::<Result<Vec<_>>>()?;
         self_test(&starts)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The differential test from the naive scheme of six shapes and from `starts`, in every
-/// reduction, hint and partner mode, with fixed plateaus and with the adaptive one; then symmetric
-/// walks of every group (c3, z2, c6) from the naive schemes of four square shapes and from
-/// 5x5x5's three cubes, c6 from 6x6x6's three cubes, and z2 from four rectangular shapes.
-fn self_test(starts: &[Scheme]) -> Result<()> {
+/// The differential test from the naive scheme of six shapes, of three whose factors need 128
+/// bits, and from `starts`, in every reduction, hint and partner mode, with fixed plateaus and
+/// with the adaptive one; then symmetric walks of every group (c3, z2, c6) from the naive
+/// schemes of four square shapes and from 5x5x5's three cubes, c6 from 6x6x6's three cubes,
+/// and z2 from four rectangular shapes.
+fn self_test(starts: &[WideScheme]) -> Result<()> {
     for (reductions, partners, adaptive) in [
         (Reductions::Scan, Mode::Sample(Hints::Off), false),
         (Reductions::Walk, Mode::Sample(Hints::Off), false),
@@ -85,13 +87,21 @@ fn self_test(starts: &[Scheme]) -> Result<()> {
             };
             self_test_walks(&naive, plateau, reductions, partners, Group::Trivial)?;
         }
+        let plateau = if adaptive {
+            Plateau::Adaptive { floor: GPU_FLOOR }
+        } else {
+            Plateau::Fixed(500)
+        };
+        // The 128-bit kernel: 9x9x9 (81-bit factors), 4x5x13 (65) and 2x9x10 (90).
+        for (n, m, p) in [(9, 9, 9), (4, 5, 13), (2, 9, 10)] {
+            let naive = WideScheme::try_naive(Shape::new(n, m, p)?)?;
+            self_test_walks(&naive, plateau, reductions, partners, Group::Trivial)?;
+        }
         for start in starts {
-            let plateau = if adaptive {
-                Plateau::Adaptive { floor: GPU_FLOOR }
-            } else {
-                Plateau::Fixed(500)
-            };
-            self_test_walks(start, plateau, reductions, partners, Group::Trivial)?;
+            match start.shape().fits::<u64>() {
+                true => self_test_walks(&start.to_width::<u64>()?, plateau, reductions, partners, Group::Trivial)?,
+                false => self_test_walks(start, plateau, reductions, partners, Group::Trivial)?,
+            }
         }
     }
     let diagonal = |i: u32| 1u64 << (6 * i);
@@ -143,8 +153,8 @@ enum Mode {
 
 /// One start of the self-test: walkers with a move log, replayed by core. A walk that applies
 /// no flip at all fails the test (the walks from Kronecker products did, before 2026-11-23).
-fn self_test_walks(
-    start: &Scheme,
+fn self_test_walks<F: Width>(
+    start: &Scheme<F>,
     plateau: Plateau,
     reductions: Reductions,
     mode: Mode,
@@ -184,7 +194,7 @@ fn self_test_walks(
         slack_from: None,
         start_rank: None,
     };
-    let mut engine = GpuEngine::open(shape, options)?;
+    let mut engine = GpuEngine::<F>::open(shape, options)?;
     for w in 0..WALKERS {
         // Both styles side by side: the odd walkers hold (and walk sparse).
         engine.load(w, start, 1000 + w as u64, Style::of_walker(w))?;
@@ -218,7 +228,7 @@ fn self_test_walks(
         );
         verify(&scheme).map_err(|d| anyhow::anyhow!("{shape} walker {w}: invalid scheme: {d}"))?;
         ensure!(
-            is_invariant(symmetry, &scheme),
+            symmetry == Group::Trivial || is_invariant(symmetry, &scheme.to_width()?),
             "{shape} walker {w}: a symmetric walk left {symmetry}"
         );
         let best = engine.best_scheme(w)?;
@@ -233,9 +243,10 @@ fn self_test_walks(
         start.rank()
     );
     println!(
-        "self-test {shape} rank {} (symmetry: {symmetry:?}, reductions: {reductions:?}, partners: {mode:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
+        "self-test {shape} rank {} ({}-bit factors; symmetry: {symmetry:?}, reductions: {reductions:?}, partners: {mode:?}, plateau: {plateau:?}): {WALKERS} walkers, {moves_replayed} logged moves replayed by core, identical; \
          all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
         start.rank(),
+        F::BITS,
         c.steps, c.flips, c.plus, c.reductions, c.generalized
     );
     Ok(())

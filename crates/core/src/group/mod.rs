@@ -22,7 +22,7 @@
 //! their reversal under `tau`) stay as they are ([`orbits`]).
 
 use crate::shape::Shape;
-use crate::term::{Factor, Position, Term};
+use crate::term::{Factor, FactorBits, Position, Term};
 
 /// A group of symmetries of the matrix multiplication tensor (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -185,19 +185,19 @@ impl Reversal {
 
     /// `f` at position `pos` reversed.
     #[inline(always)]
-    pub const fn factor(self, pos: Position, f: Factor) -> Factor {
-        let width = self.widths[pos.index()];
+    pub fn factor<F: FactorBits>(self, pos: Position, f: F) -> F {
+        let width = self.widths[pos.index()] as usize;
         if width == 0 {
-            0
+            F::ZERO
         } else {
-            f.reverse_bits() >> (64 - width)
+            f.reverse_bits() >> (F::BITS - width)
         }
     }
 
     /// `tau t`.
     #[inline(always)]
-    pub const fn term(self, t: Term) -> Term {
-        Term::new(
+    pub fn term<F: FactorBits>(self, t: Term<F>) -> Term<F> {
+        Term::from_factors(
             self.factor(Position::A, t.a),
             self.factor(Position::B, t.b),
             self.factor(Position::C, t.c),
@@ -207,7 +207,7 @@ impl Reversal {
     /// `g t`: `t` reversed if `g` reverses, then rotated so that its factor `g.rotation` comes
     /// first (the rotation only where the group has it: square shapes).
     #[inline(always)]
-    pub fn act(self, g: Element, t: Term) -> Term {
+    pub fn act<F: FactorBits>(self, g: Element, t: Term<F>) -> Term<F> {
         let t = if g.reversed { self.term(t) } else { t };
         t.rotated(g.position())
     }
@@ -267,7 +267,7 @@ impl Action {
     /// The key of factor `k` (0, 1 or 2) of a representative with value `f`: `f`, or the
     /// smaller of `f` and its reversal when the group reverses.
     #[inline(always)]
-    pub const fn key(self, k: usize, f: Factor) -> Factor {
+    pub fn key(self, k: usize, f: Factor) -> Factor {
         if !self.group.reverses() {
             return f;
         }
@@ -282,7 +282,7 @@ impl Action {
     /// The element whose image of a representative `rep` shows factor `k`'s key at the
     /// position of the move ([`Action::position`]).
     #[inline(always)]
-    pub const fn element(self, k: usize, rep: [Factor; 3]) -> Element {
+    pub fn element(self, k: usize, rep: [Factor; 3]) -> Element {
         let reversed = self.group.reverses() && self.key(k, rep[k]) != rep[k];
         Element::new(if self.group.rotates() { k as u8 } else { 0 }, reversed)
     }

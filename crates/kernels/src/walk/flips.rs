@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// Takes a plus move when the plateau is over or the scheme is `flipless`, and the walker
     /// may still climb; returns whether it did.
     #[inline(always)]
@@ -60,7 +60,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
             } else {
                 // An earlier flip's reductions may have changed or cleared the pair.
                 let key = self.factor(pos.index(), t);
-                if key != 0 && key == self.factor(pos.index(), u) {
+                if key != F::ZERO && key == self.factor(pos.index(), u) {
                     // Weighed above if sparse: `flip` weighs nothing more.
                     self.flip(t, u, pos, work);
                 }
@@ -84,7 +84,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
             let x = self.term_from((t & SLOT_MASK) as usize, rotation);
             let y = self.term_from((u & SLOT_MASK) as usize, rotation);
             // A match of folds may pair two different factors: no partner.
-            partnered = x.a != 0 && x.a == y.a;
+            partnered = x.a != F::ZERO && x.a == y.a;
             let (mut fx, mut fy) = (x, y);
             moves::flip(&mut fx, &mut fy, Position::A);
             takes = partnered && sparsity::takes(weight(&x) + weight(&y), weight(&fx) + weight(&fy), bits);
@@ -152,7 +152,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// fixed terms are frozen. A result that the reversal fixes is cleared: its orbit cancels.
     pub(super) fn orbit_flip(&mut self, t: Image, u: Image, pos: Position, work: &mut Work) {
         let (mut x, mut y) = (self.seen(t.slot, t.at, t.reversed), self.seen(u.slot, u.at, u.reversed));
-        if x.a == 0 || x.a != y.a {
+        if x.a == F::ZERO || x.a != y.a {
             return;
         }
         moves::flip(&mut x, &mut y, Position::A);
@@ -215,9 +215,9 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     pub(super) fn settle(
         &mut self,
         t: usize,
-        x: Term,
+        x: Term<F>,
         u: usize,
-        y: Term,
+        y: Term<F>,
         pos: Position,
         rotation: [usize; 3],
         work: &mut Work,

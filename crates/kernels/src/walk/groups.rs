@@ -34,7 +34,8 @@ use flipgraph_core::group::Element;
 use flipgraph_core::{moves, Position};
 
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
-use super::{fold32, Warp, Work};
+use super::{Warp, Work};
+use crate::warp::Word;
 use crate::shared::{FactorStore, Shared16};
 use crate::trap_unless;
 use crate::warp::{self, ballot, lanes_below, shuffle};
@@ -250,12 +251,12 @@ impl GroupMemory {
 
     /// The first entry that `key` probes.
     #[inline(always)]
-    fn home(self, key: u64) -> u32 {
-        fold32(key).wrapping_mul(0x9e37_79b1) >> (32 - self.bits)
+    fn home<F: Word>(self, key: F) -> u32 {
+        key.fold32().wrapping_mul(0x9e37_79b1) >> (32 - self.bits)
     }
 }
 
-impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G, Grouped<C, CHECKED>> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G, Grouped<C, CHECKED>> {
     /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
     fn group_step(&mut self, work: &mut Work) {
         self.tally.steps += 1;
@@ -281,7 +282,7 @@ impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G,
         let u = self.pairing.memory.mate_word(t) & !FLAGS;
         let pos = self.pairing.burst.pos();
         let key = self.factor(pos.index(), t);
-        if u >= self.p.cap || key == 0 || key != self.factor(pos.index(), u) {
+        if u >= self.p.cap || key == F::ZERO || key != self.factor(pos.index(), u) {
             // Changed by a reduction since the burst began; a reduction ends a burst, so this
             // only guards the walk.
             self.pairing.burst.left = 0;
@@ -502,7 +503,7 @@ impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G,
             let first = row as usize * 32 + holder as usize;
             let key = self.factor(pos.index(), first);
             // A cleared slot, or one in the group of a covering slot searched before.
-            if key == 0 || shuffle(mated, holder) & (1 << row) != 0 {
+            if key == F::ZERO || shuffle(mated, holder) & (1 << row) != 0 {
                 continue;
             }
             let mut members = 0u32;
@@ -568,7 +569,7 @@ impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G,
             let s = j * 32 + lane;
             let key = self.factor(pos.index(), s);
             let mut at = self.pairing.memory.home(key);
-            let mut pending = key != 0;
+            let mut pending = key != F::ZERO;
             while ballot(pending) != 0 {
                 if pending && self.pairing.memory.entry(at) == 0 {
                     self.pairing.memory.set_entry(at, s + 1);
@@ -661,7 +662,7 @@ impl<S: FactorStore, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G,
                 let mate = self.pairing.memory.mate_word(slot) & !FLAGS;
                 // An earlier merge of this pass may have taken either.
                 let (x, y) = (self.term(slot), self.term(mate));
-                if x.a != 0 && y.a != 0 && moves::merge(&x, &y).is_some() {
+                if x.a != F::ZERO && y.a != F::ZERO && moves::merge(&x, &y).is_some() {
                     self.merge(slot, mate, Element::IDENTITY, x, work);
                 }
             }

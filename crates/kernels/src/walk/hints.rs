@@ -2,7 +2,7 @@
 
 use super::*;
 
-impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// A random slot of this lane's, the same draw on every lane but a different slot. With
     /// few slots a lane draws among its live ones (a draw of an empty slot finds no partner);
     /// with more, mostly among those its hints at `pos` name.
@@ -16,7 +16,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
         let candidates = if self.k <= LIVE_DRAW_SLOTS {
             let mut live = 0u32;
             for j in 0..self.k {
-                live |= ((self.factor(0, j * 32 + lane) != 0) as u32) << j;
+                live |= ((self.factor(0, j * 32 + lane) != F::ZERO) as u32) << j;
             }
             live
         } else if self.hinted() && h & HINTED_DRAWS != 0 {

@@ -2,7 +2,9 @@
 //!
 //! The terms of a warp live in shared memory as three arrays of `cap` factors (A, B, C), as
 //! 64-bit words (`walk`) or, for shapes whose factors have at most 32 bits, 32-bit words
-//! (`walk32`: the same walk, with cheaper compares and half the shared memory); lane
+//! (`walk32`: the same walk, with cheaper compares and half the shared memory), or for those
+//! past 64 bits two 64-bit words (`walk128`: the same walk on `u128` factors, their 32-bit fold
+//! matched; the walk is generic over the store's factor type, `warp::Word`); lane
 //! `l` owns the slots `l, l + 32, l + 64, ...`. Shared memory rather than registers: a lane
 //! would need `cap / 32` terms of three 64-bit factors in registers, indexed by a random slot,
 //! which spills to local memory for every shape above 3x3x3, while shared memory is indexed
@@ -70,7 +72,7 @@ use flipgraph_core::{Position, Term};
 
 use crate::global::{SchemeSlots, WarpGlobal};
 use crate::shared::{FactorStore, Shared32};
-use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, shuffle_u64};
+use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, Word};
 
 mod flips;
 mod groups;
@@ -116,7 +118,7 @@ pub(crate) struct Warp<'g, S: FactorStore, const G: u8, P: Pairing> {
     /// The partner hints (core's `HINT_BYTES`): 3 positions x 32 lanes of 32-bit words.
     hints: Shared32,
     /// Its state, schemes and move log in global memory.
-    global: &'g WarpGlobal,
+    global: &'g WarpGlobal<S::Factor>,
     p: Params,
     st: Ranks,
     rng: WyRand,
@@ -184,16 +186,16 @@ struct Scan {
 /// All three positions, as a work mask.
 const ALL: u8 = 0b111;
 
-impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     #[inline(always)]
-    fn factor(&self, pos: usize, slot: usize) -> u64 {
+    fn factor(&self, pos: usize, slot: usize) -> F {
         // SAFETY: slot < cap and pos < 3: inside this warp's shared arrays.
         unsafe { self.smem.read(factor_index(self.p.cap, pos, slot)) }
     }
 
     #[inline(always)]
-    fn term(&self, slot: usize) -> Term {
-        Term::new(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
+    fn term(&self, slot: usize) -> Term<F> {
+        Term::from_factors(self.factor(0, slot), self.factor(1, slot), self.factor(2, slot))
     }
 
     /// The group the walk keeps.
@@ -206,7 +208,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// The term at `slot` seen from `at`, reversed if `reversed` (the image a lane of a
     /// symmetric walk offers).
     #[inline(always)]
-    fn seen(&self, slot: usize, at: Position, reversed: bool) -> Term {
+    fn seen(&self, slot: usize, at: Position, reversed: bool) -> Term<F> {
         let t = self.term_from(slot, self.rotation(at));
         if Self::GROUP.reverses() && reversed {
             self.reversed_from(t, at)
@@ -217,22 +219,22 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// `t`, seen from `at`, reversed (each factor by the width of the position it came from).
     #[inline(always)]
-    fn reversed_from(&self, t: Term, at: Position) -> Term {
+    fn reversed_from(&self, t: Term<F>, at: Position) -> Term<F> {
         let r = self.global.reversal;
-        Term::new(r.factor(at, t.a), r.factor(at.next(), t.b), r.factor(at.prev(), t.c))
+        Term::from_factors(r.factor(at, t.a), r.factor(at.next(), t.b), r.factor(at.prev(), t.c))
     }
 
     /// Whether the orbit of `t` (seen from `at`) cancels: the reversal fixes it, so the orbit
     /// is each of its terms twice.
     #[inline(always)]
-    fn cancels(&self, t: Term, at: Position) -> bool {
+    fn cancels(&self, t: Term<F>, at: Position) -> bool {
         Self::GROUP.reverses() && !t.is_zero() && self.reversed_from(t, at) == t
     }
 
     /// Whether a move may leave `t` as a representative: a rotation of the group would fix
     /// it (`X (x) X (x) X`, a fixed term, and those are frozen).
     #[inline(always)]
-    fn refused(t: Term) -> bool {
+    fn refused(t: Term<F>) -> bool {
         Self::GROUP.rotates() && t.is_cube()
     }
 
@@ -245,15 +247,15 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// The term at `slot` seen from the position of `rotation`.
     #[inline(always)]
-    fn term_from(&self, slot: usize, rotation: [usize; 3]) -> Term {
+    fn term_from(&self, slot: usize, rotation: [usize; 3]) -> Term<F> {
         // SAFETY: slot < cap, and the rotation's offsets are those of the three arrays.
         let read = |at: usize| unsafe { self.smem.read(at + slot) };
-        Term::new(read(rotation[0]), read(rotation[1]), read(rotation[2]))
+        Term::from_factors(read(rotation[0]), read(rotation[1]), read(rotation[2]))
     }
 
     /// Writes a term (lane 0) and orders the write before the warp's next reads.
     #[inline(always)]
-    fn put(&mut self, slot: usize, t: Term) {
+    fn put(&mut self, slot: usize, t: Term<F>) {
         self.pairing.changed(slot, self.lane);
         if self.lane == 0 {
             for (pos, f) in t.factors().into_iter().enumerate() {
@@ -267,7 +269,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// Writes two terms seen from the position of `rotation` with one warp synchronisation:
     /// a flip's.
     #[inline(always)]
-    fn put2_from(&mut self, s: usize, x: Term, t: usize, y: Term, rotation: [usize; 3]) {
+    fn put2_from(&mut self, s: usize, x: Term<F>, t: usize, y: Term<F>, rotation: [usize; 3]) {
         self.pairing.flipped(s, self.lane);
         self.pairing.flipped(t, self.lane);
         if self.lane == 0 {
@@ -327,17 +329,17 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
             };
             // A 32-bit fold of the factor: match.any.sync.b32 runs at twice the rate of .b64;
             // each pair is confirmed on the full factors before its flip.
-            let same = match_any_u32(fold32(key));
+            let same = match_any_u32(key.fold32());
             if self.hinted() {
-                self.set_hint(at, slot, key != 0 && same.count_ones() >= 2);
+                self.set_hint(at, slot, key != F::ZERO && same.count_ones() >= 2);
             }
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
-            let keeper = key != 0 && before.is_multiple_of(2) && before + 1 < same.count_ones();
+            let keeper = key != F::ZERO && before.is_multiple_of(2) && before + 1 < same.count_ones();
             if self.p.flags & (FLAG_GENERALIZED | FLAG_SCAN) == FLAG_GENERALIZED {
                 // Without the scan, generalized flips take the groups of 3 to 5 a match samples.
                 let n = same.count_ones() as usize;
-                let leaders = ballot(key != 0 && before == 0 && (3..=MAX_SUBSET_GROUP).contains(&n));
+                let leaders = ballot(key != F::ZERO && before == 0 && (3..=MAX_SUBSET_GROUP).contains(&n));
                 if leaders != 0 {
                     self.outlined(|w| w.reduce_sampled(leaders, same, slot, pos, work));
                 }
@@ -366,7 +368,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     }
 
     /// Copies the shared terms to `dst` (global, the layout of flipgraph_core::device).
-    fn save(&self, dst: SchemeSlots) {
+    fn save(&self, dst: SchemeSlots<F>) {
         for pos in 0..3 {
             for j in 0..self.k {
                 let s = j * 32 + self.lane as usize;
@@ -377,7 +379,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// Copies `src` into shared memory, with hints that every slot may have a partner (the
     /// first draws correct them); returns the number of live terms.
-    fn fill(&self, src: SchemeSlots) -> u32 {
+    fn fill(&self, src: SchemeSlots<F>) -> u32 {
         let every_row = u32::MAX >> (32 - self.k);
         for pos in 0..3 {
             // SAFETY: as in `hint`.
@@ -390,14 +392,14 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
                 // SAFETY: slot s < cap, pos < 3: inside this warp's shared arrays.
                 unsafe { self.smem.write(factor_index(self.p.cap, pos, s), src.get(pos, s)) };
             }
-            live += ballot(self.factor(0, s) != 0).count_ones();
+            live += ballot(self.factor(0, s) != F::ZERO).count_ones();
         }
         warp::sync();
         live
     }
 }
 
-impl<'g, S: FactorStore, const G: u8, P: Pairing> Warp<'g, S, G, P> {
+impl<'g, S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'g, S, G, P> {
     /// Walks one warp for a launch: loads its scheme (a staged one, or its own terms) into
     /// its shared memory at `warp_shared`, takes up to `steps` steps (stopping at the target
     /// or, when `round_us` is not zero, after that many microseconds), and writes its terms and
@@ -407,7 +409,7 @@ impl<'g, S: FactorStore, const G: u8, P: Pairing> Warp<'g, S, G, P> {
     /// `warp_shared` points to this warp's `warp_shared_bytes(p.cap, S::BYTES, P::PARTNERS)`
     /// bytes of the block's shared memory.
     #[inline(always)]
-    pub(crate) unsafe fn run(global: &'g WarpGlobal, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
+    pub(crate) unsafe fn run(global: &'g WarpGlobal<F>, p: Params, warp_shared: *mut u8, steps: u32, round_us: u32) {
         let mut st = global.state();
         let words = scheme_words(p.cap);
         let mut w = Warp::<S, G, P> {
@@ -540,19 +542,3 @@ fn lane_image(r: u32, lane: u32, round: usize, pos: Position, group: Group) -> (
     };
     (at, group.reverses() && h & 1 != 0)
 }
-
-/// A factor folded to 32 bits: a match key, or a term of a sum, whose equality is only a hint
-/// (checked on the full factors after). Linear over F2 (the folds of a group sum to the fold
-/// of its sum, which [`Warp::dependent_threes`] relies on). The high half is rotated before
-/// the XOR: a plain `low ^ high` folds every 8x8 factor whose lower four rows repeat its upper
-/// four to zero, the key of an empty slot, and Kronecker products are full of them (in
-/// Strassen x Kauers-Moosbauer, 8x8x8 r329, such terms matched only empty slots). A rotation
-/// by an odd amount folds to zero only the factors whose halves are a rotation of each other.
-/// Factors of at most 32 bits fold to themselves, exactly.
-#[inline(always)]
-fn fold32(factor: u64) -> u32 {
-    factor as u32 ^ ((factor >> 32) as u32).rotate_left(FOLD_ROTATION)
-}
-
-/// The rotation of [`fold32`]'s high half.
-const FOLD_ROTATION: u32 = 13;

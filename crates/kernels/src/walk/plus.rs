@@ -2,12 +2,12 @@
 
 use super::*;
 
-impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// A random live slot, or None after a few empty draws.
     pub(super) fn random_live_slot(&mut self) -> Option<usize> {
         for _ in 0..4 {
             let j = self.rng.below(self.k);
-            let live = ballot(self.factor(0, j * 32 + self.lane as usize) != 0);
+            let live = ballot(self.factor(0, j * 32 + self.lane as usize) != F::ZERO);
             if live != 0 {
                 return Some(j * 32 + nth_set_bit(live, self.rng.below(live.count_ones() as usize) as u32) as usize);
             }
@@ -17,7 +17,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     pub(super) fn free_slot(&self) -> Option<usize> {
         (0..self.k).find_map(|j| {
-            let free = ballot(self.factor(0, j * 32 + self.lane as usize) == 0);
+            let free = ballot(self.factor(0, j * 32 + self.lane as usize) == F::ZERO);
             (free != 0).then(|| j * 32 + free.trailing_zeros() as usize)
         })
     }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// This lane's term in row `j` of a pass after a flip (seen from the flip's position),
     /// whether it is another than the flipped `t_slot` and `u_slot`, and which of the four
     /// changed groups (`keys`: x's factors at Q and R, then y's) it is in.
@@ -12,10 +12,10 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
         &self,
         j: u32,
         rotation: [usize; 3],
-        keys: [u64; 4],
+        keys: [F; 4],
         t_slot: u32,
         u_slot: u32,
-    ) -> (Term, bool, [bool; 4]) {
+    ) -> (Term<F>, bool, [bool; 4]) {
         let s = j * 32 + self.lane;
         let z = self.term_from(s as usize, rotation);
         let other = s != t_slot && s != u_slot;
@@ -37,9 +37,9 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     pub(super) fn dependent_threes(
         &self,
         t: usize,
-        x: Term,
+        x: Term<F>,
         u: usize,
-        y: Term,
+        y: Term<F>,
         rotation: [usize; 3],
         threes: u32,
     ) -> u32 {
@@ -49,7 +49,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
         for j in 0..self.k as u32 {
             let (z, other, hits) = self.group_hits(j, rotation, keys, t_slot, u_slot);
             let member = hits.map(|hit| if other && hit { u32::MAX } else { 0 });
-            let (za, zb, zc) = (fold32(z.a), fold32(z.b), fold32(z.c));
+            let (za, zb, zc) = (z.a.fold32(), z.b.fold32(), z.c.fold32());
             sums[0] ^= za & member[0];
             sums[1] ^= zc & member[0];
             sums[2] ^= zb & member[1];
@@ -58,7 +58,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
             sums[5] ^= zb & member[3];
         }
         // The others' sum equal to x's or y's own factor: the three sum to zero.
-        let own = [x.a, x.c, x.b, y.a, y.c, y.b].map(fold32);
+        let own = [x.a, x.c, x.b, y.a, y.c, y.b].map(Word::fold32);
         let mut dependent = 0;
         for ((sum, own), group) in sums.into_iter().zip(own).zip([0, 0, 1, 2, 2, 3]) {
             if threes & (1 << group) != 0 && warp::xor(sum) == own {
@@ -82,7 +82,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     ) {
         let (q, r) = (pos.next(), pos.prev());
         for (i, (slot, at)) in [(t, q), (t, r), (u, q), (u, r)].into_iter().enumerate() {
-            if check & (1 << i) != 0 && self.factor(0, slot) != 0 {
+            if check & (1 << i) != 0 && self.factor(0, slot) != F::ZERO {
                 self.reduce_group(slot, at, work);
             }
         }
@@ -103,7 +103,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     pub(super) fn reduce(&mut self, work: &mut Work, before: u32) {
         while let Some((slot, mask)) = work.pop() {
             let x = self.term(slot);
-            if x.a == 0 && x.b == 0 && x.c == 0 {
+            if x.a == F::ZERO && x.b == F::ZERO && x.c == F::ZERO {
                 continue;
             }
             if x.is_zero() {
@@ -124,7 +124,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
             if self.p.flags & FLAG_GENERALIZED != 0 {
                 for pos in Position::ALL {
                     // Two others sharing the factor make a group of three to check.
-                    if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != 0 {
+                    if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != F::ZERO {
                         self.reduce_group(slot, pos, work);
                     }
                 }
@@ -144,7 +144,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// One pass over the warp's terms against the term `x` at `slot`: a term sharing two
     /// factors with it (a merge), and how many others share each of its factors.
-    pub(super) fn scan(&self, slot: usize, x: Term) -> Scan {
+    pub(super) fn scan(&self, slot: usize, x: Term<F>) -> Scan {
         let mut out = Scan {
             merge: None,
             sharing: [0; 3],
@@ -152,7 +152,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             let y = self.term(s);
-            let other = y.a != 0 && s != slot;
+            let other = y.a != F::ZERO && s != slot;
             let eq = [y.a == x.a, y.b == x.b, y.c == x.c];
             let shared = eq[0] as u32 + eq[1] as u32 + eq[2] as u32;
             let hit = ballot(other && shared >= 2);
@@ -169,14 +169,14 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// A representative that shares two factors with the representative `x` at `slot` in one
     /// of its images (a symmetric walk's merge), with the element of that image.
-    pub(super) fn orbit_merge_partner(&self, slot: usize, x: Term) -> Option<(usize, Element)> {
-        let two = |y: Term| (y.a == x.a) as u32 + (y.b == x.b) as u32 + (y.c == x.c) as u32 >= 2;
+    pub(super) fn orbit_merge_partner(&self, slot: usize, x: Term<F>) -> Option<(usize, Element)> {
+        let two = |y: Term<F>| (y.a == x.a) as u32 + (y.b == x.b) as u32 + (y.c == x.c) as u32 >= 2;
         let rotations = if Self::GROUP.rotates() { 3 } else { 1 };
         let reversals = if Self::GROUP.reverses() { 2 } else { 1 };
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
             let y = self.term(s);
-            let other = y.a != 0 && s != slot;
+            let other = y.a != F::ZERO && s != slot;
             let mut found = None;
             for image in 0..rotations * reversals {
                 let g = Element::new((image % rotations) as u8, image >= rotations);
@@ -197,7 +197,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     /// Merges the term at `other`, seen through `g` (the identity but in a symmetric walk),
     /// into `x` at `slot`. A symmetric walk refuses a merge that leaves `X (x) X (x) X` under a
     /// rotating group, and clears one whose orbit cancels.
-    pub(super) fn merge(&mut self, slot: usize, other: usize, g: Element, x: Term, work: &mut Work) {
+    pub(super) fn merge(&mut self, slot: usize, other: usize, g: Element, x: Term<F>, work: &mut Work) {
         let seen = if Self::SYMMETRIC {
             self.global.reversal.act(g, self.term(other))
         } else {
@@ -221,11 +221,11 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 
     /// The group of the terms whose factor at `pos` is `key`, spread over the lanes: lane `i`
     /// gets the slot of member `i` (in slot order) when `i` is below the count, returned too.
-    pub(super) fn members(&self, pos: Position, key: u64) -> (u32, usize) {
+    pub(super) fn members(&self, pos: Position, key: F) -> (u32, usize) {
         let (mut n, mut mine) = (0, 0);
         for j in 0..self.k {
             let s = j * 32 + self.lane as usize;
-            let hit = ballot(self.factor(0, s) != 0 && self.factor(pos.index(), s) == key);
+            let hit = ballot(self.factor(0, s) != F::ZERO && self.factor(pos.index(), s) == key);
             if (n..n + hit.count_ones()).contains(&self.lane) {
                 mine = j * 32 + nth_set_bit(hit, self.lane - n) as usize;
             }
@@ -242,7 +242,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
     pub(super) fn reduce_group(&mut self, slot: usize, pos: Position, work: &mut Work) {
         loop {
             let key = self.factor(pos.index(), slot);
-            if key == 0 {
+            if key == F::ZERO {
                 return;
             }
             let (n, mine) = self.members(pos, key);
@@ -272,7 +272,7 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
         &mut self,
         subset: u32,
         along: Position,
-        own: Term,
+        own: Term<F>,
         mine: usize,
         pos: Position,
         work: &mut Work,
@@ -352,20 +352,20 @@ impl<S: FactorStore, const G: u8, P: Pairing> Warp<'_, S, G, P> {
 /// A dependent subset of the group (lane `i` holds member `i` of `n` <= 5) by the preprint's
 /// method: lane `l` sums the factors of subset `l + 1` at Q and at R, and a ballot finds the
 /// smallest subset that sums to zero. Returns it (a mask over members) and its position.
-pub(super) fn subset_dependency(own: Term, n: u32, pos: Position) -> Option<(u32, Position)> {
+pub(super) fn subset_dependency<F: Word>(own: Term<F>, n: u32, pos: Position) -> Option<(u32, Position)> {
     let subset = warp::lane_id() + 1;
     let valid = subset < (1 << n);
     let (q, r) = (pos.next(), pos.prev());
-    let (mut sq, mut sr) = (0u64, 0u64);
+    let (mut sq, mut sr) = (F::ZERO, F::ZERO);
     for i in 0..n {
-        let (fq, fr) = (shuffle_u64(own.get(q), i), shuffle_u64(own.get(r), i));
+        let (fq, fr) = (own.get(q).shuffle(i), own.get(r).shuffle(i));
         if subset & (1 << i) != 0 {
             sq ^= fq;
             sr ^= fr;
         }
     }
-    let dep_q = ballot(valid && sq == 0);
-    let dep_r = ballot(valid && sr == 0);
+    let dep_q = ballot(valid && sq == F::ZERO);
+    let dep_r = ballot(valid && sr == F::ZERO);
     match (dep_q, dep_r) {
         (0, 0) => None,
         (0, hits) => Some((hits.trailing_zeros() + 1, r)),
@@ -376,17 +376,17 @@ pub(super) fn subset_dependency(own: Term, n: u32, pos: Position) -> Option<(u32
 /// A dependent subset of a larger group (lane `i` holds member `i` of `n` <= 32) by Gaussian
 /// elimination across the lanes: member `i` in turn is broadcast; zero, it closes a dependent
 /// subset (tracked as a mask); else the later members clear its leading bit.
-pub(super) fn eliminated_dependency(own: Term, n: u32, pos: Position) -> Option<(u32, Position)> {
+pub(super) fn eliminated_dependency<F: Word>(own: Term<F>, n: u32, pos: Position) -> Option<(u32, Position)> {
     let lane = warp::lane_id();
     for along in [pos.next(), pos.prev()] {
-        let mut v = if lane < n { own.get(along) } else { 0 };
+        let mut v = if lane < n { own.get(along) } else { F::ZERO };
         let mut mask = 1u32 << lane;
         for i in 0..n {
-            let (vi, mi) = (shuffle_u64(v, i), shuffle(mask, i));
-            if vi == 0 {
+            let (vi, mi) = (v.shuffle(i), shuffle(mask, i));
+            if vi == F::ZERO {
                 return Some((mi, along));
             }
-            if lane > i && (v >> (63 - vi.leading_zeros())) & 1 != 0 {
+            if lane > i && v.test(vi.leading_bit()) {
                 v ^= vi;
                 mask ^= mi;
             }

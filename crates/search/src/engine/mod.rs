@@ -254,7 +254,7 @@ impl EngineSpec {
     }
 
     /// Every visible GPU (`CUDA_VISIBLE_DEVICES` picks them), each with its own walkers.
-    fn open_gpu(&self, shape: Shape) -> Result<Box<dyn Engine>> {
+    fn open_gpu<F: FactorBits>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
         let options = GpuOptions {
             walkers: self.walkers,
             config: self.walk_config(Kind::Gpu),
@@ -275,15 +275,15 @@ impl EngineSpec {
             bail!("the NVIDIA driver reports no device");
         }
         Ok(match self.gpu {
-            Some(device) => Box::new(GpuEngine::open(
+            Some(device) => Box::new(GpuEngine::<F>::open(
                 shape,
                 GpuOptions {
                     device: device % count,
                     ..options
                 },
             )?),
-            None if count == 1 => Box::new(GpuEngine::open(shape, options)?),
-            None => Box::new(MultiGpu::open(shape, options, count)?),
+            None if count == 1 => Box::new(GpuEngine::<F>::open(shape, options)?),
+            None => Box::new(MultiGpu::<F>::open(shape, options, count)?),
         })
     }
 }

@@ -73,11 +73,8 @@ impl Width for u128 {
         )
     }
 
-    fn open_gpu(_: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<u128>>> {
-        bail!(
-            "the GPU kernels take factors of up to 64 bits; {shape} needs {} (the CPU engine walks it)",
-            shape.factor_width()
-        )
+    fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<u128>>> {
+        spec.open_gpu(shape)
     }
 
     fn narrow(scheme: &Verified<u128>) -> Option<Verified> {

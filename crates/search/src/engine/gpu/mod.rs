@@ -18,6 +18,7 @@ use flipgraph_core::device::{
 };
 use flipgraph_core::group::{orbits, Orbits, Reversal};
 use flipgraph_core::plateau::Style;
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
@@ -42,11 +43,30 @@ struct Kernel {
 }
 
 impl Kernel {
-    /// The kernel for walks of `shape`: 32-bit factors where they fit (half the shared memory,
-    /// and compares of one instruction), else 64-bit; the symmetric kernels of the group
-    /// (which sample their partners), the group kernels for plain walks by groups, their
-    /// checked twins for `logged` walks (the self-test's).
-    fn for_walks(shape: Shape, symmetry: Group, partners: Partners, logged: bool) -> Kernel {
+    /// The kernel for walks of `shape` on factors of `bits` bits: 32-bit factors where they
+    /// fit (half the shared memory, and compares of one instruction), else 64-bit, else 128-bit
+    /// (plain walks only); the symmetric kernels of the group (which sample their partners),
+    /// the group kernels for plain walks by groups, their checked twins for `logged` walks (the
+    /// self-test's).
+    fn for_walks(shape: Shape, bits: usize, symmetry: Group, partners: Partners, logged: bool) -> Result<Kernel> {
+        if bits > 64 {
+            if symmetry != Group::Trivial {
+                bail!(
+                    "--symmetry {symmetry}: the GPU's symmetric walks take factors of up to 64 bits; {shape} needs {}",
+                    shape.factor_width()
+                );
+            }
+            let name = match partners {
+                Partners::Sample => "walk128",
+                Partners::Groups if logged => "walk128_groups_checked",
+                Partners::Groups => "walk128_groups",
+            };
+            return Ok(Kernel {
+                name,
+                factor_bytes: 16,
+                partners,
+            });
+        }
         let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
         let partners = match symmetry {
             Group::Trivial => partners,
@@ -66,11 +86,11 @@ impl Kernel {
             (true, Group::C6, _) => ("walk32_c6", 4),
             (false, Group::C6, _) => ("walk_c6", 8),
         };
-        Kernel {
+        Ok(Kernel {
             name,
             factor_bytes,
             partners,
-        }
+        })
     }
 
     /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
@@ -178,14 +198,18 @@ fn walker_cap(
     (slots + 1).div_ceil(32) * 32
 }
 
-/// What a walker's slots hold for `scheme`: its terms, or in a symmetric walk one
-/// representative per free orbit and, apart, the terms of the other orbits (equal ones
+/// A walker's terms: those its slots hold, and a symmetric walker's fixed terms.
+type Walked<F> = (Vec<Term<F>>, Vec<Term<F>>);
+
+/// What a walker's slots hold for `scheme`: its terms, or in a symmetric walk (64-bit factors)
+/// one representative per free orbit and, apart, the terms of the other orbits (equal ones
 /// cancelled in pairs, as core's walker does: the rest stays invariant).
-fn walked_terms(scheme: &Scheme, symmetry: Group) -> Result<(Vec<Term>, Vec<Term>)> {
+fn walked_terms<F: FactorBits>(scheme: &Scheme<F>, symmetry: Group) -> Result<Walked<F>> {
     if symmetry == Group::Trivial {
         return Ok((scheme.terms().to_vec(), Vec::new()));
     }
-    let orbits = orbits(symmetry, scheme).with_context(|| {
+    let scheme: Scheme = scheme.to_width()?;
+    let orbits = orbits(symmetry, &scheme).with_context(|| {
         format!(
             "--symmetry {symmetry} walks {}-invariant schemes only",
             symmetry.label()
@@ -200,7 +224,22 @@ fn walked_terms(scheme: &Scheme, symmetry: Group) -> Result<(Vec<Term>, Vec<Term
             None => fixed.push(t),
         }
     }
-    Ok((orbits.free, fixed))
+    Ok((widened(orbits.free), widened(fixed)))
+}
+
+/// 64-bit terms with factors of `F` (which hold them).
+fn widened<F: FactorBits>(terms: Vec<Term>) -> Vec<Term<F>> {
+    let factor = |f: u64| F::from_u128(f as u128);
+    terms
+        .into_iter()
+        .map(|t| Term::from_factors(factor(t.a), factor(t.b), factor(t.c)))
+        .collect()
+}
+
+/// 64-bit words per factor of `F` in the device's global memory (one, or two for `u128`, low
+/// word first).
+const fn words_per_factor<F: FactorBits>() -> usize {
+    F::BITS / 64
 }
 
 /// Refuses walkers of `cap` slots (from a start of `start_rank` terms, with `slack` above it)
@@ -217,9 +256,15 @@ fn check_cap(shape: Shape, cap: usize, start_rank: usize, slack: usize) -> Resul
 
 /// Refuses `walkers` walkers of `cap` slots with move logs of `log_entries` where their buffers
 /// (terms and best terms, states, logs) would take more than half of `total_mem` bytes.
-fn check_memory(shape: Shape, walkers: usize, cap: usize, log_entries: usize, total_mem: usize) -> Result<()> {
+fn check_memory(
+    shape: Shape,
+    walkers: usize,
+    (cap, factor_words): (usize, usize),
+    log_entries: usize,
+    total_mem: usize,
+) -> Result<()> {
     // The move log takes two 32-bit words an entry: one u64.
-    let need = (2 * walkers * scheme_words(cap) + walkers * (STATE_WORDS + log_entries)) * 8;
+    let need = (2 * walkers * scheme_words(cap) * factor_words + walkers * (STATE_WORDS + log_entries)) * 8;
     if need > total_mem / 2 {
         bail!(
             "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
@@ -231,7 +276,9 @@ fn check_memory(shape: Shape, walkers: usize, cap: usize, log_entries: usize, to
     Ok(())
 }
 
-pub struct GpuEngine {
+/// The GPU engine on one device, walking schemes with factors of `F` (one or two 64-bit words
+/// each in global memory).
+pub struct GpuEngine<F: FactorBits = u64> {
     shape: Shape,
     stream: Arc<CudaStream>,
     func: CudaFunction,
@@ -247,10 +294,10 @@ pub struct GpuEngine {
     log: CudaSlice<u32>,
     host_states: Vec<WarpState>,
     /// A symmetric walker's fixed terms (kept here, not on the GPU); empty for plain walks.
-    fixed: Vec<Vec<Term>>,
+    fixed: Vec<Vec<Term<F>>>,
     /// Schemes to load before the next round, in the device layout, and their index by terms.
     staged: Vec<u64>,
-    staged_index: HashMap<Vec<Term>, u32>,
+    staged_index: HashMap<Vec<Term<F>>, u32>,
     rounds: u64,
     /// The staged schemes of the round in flight, kept until it ends.
     staging: Option<CudaSlice<u64>>,
@@ -262,9 +309,9 @@ fn driver(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> anyhow::Err
     move |e| anyhow!("{what}: {e:?}")
 }
 
-impl GpuEngine {
+impl<F: FactorBits> GpuEngine<F> {
     /// Opens device `options.device` for walks of `shape`.
-    pub fn open(shape: Shape, options: GpuOptions) -> Result<GpuEngine> {
+    pub fn open(shape: Shape, options: GpuOptions) -> Result<GpuEngine<F>> {
         if PTX.is_empty() {
             bail!(
                 "this flipgraph was built without GPU kernels (the pinned nightly toolchain was missing at build time)"
@@ -276,7 +323,13 @@ impl GpuEngine {
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("SM count"))? as usize;
-        let kernel = Kernel::for_walks(shape, options.symmetry, options.partners, options.log_entries > 0);
+        let kernel = Kernel::for_walks(
+            shape,
+            F::BITS,
+            options.symmetry,
+            options.partners,
+            options.log_entries > 0,
+        )?;
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
@@ -313,11 +366,17 @@ impl GpuEngine {
         let resident = sms * blocks_per_sm.max(1) * BLOCK_WARPS;
         let walkers = options.walkers.unwrap_or(resident);
         let stream = ctx.default_stream();
-        let words = walkers * scheme_words(cap);
+        let words = walkers * scheme_words(cap) * words_per_factor::<F>();
         let total_mem = cudarc::driver::result::mem_get_info()
             .map(|(_, total)| total)
             .unwrap_or(usize::MAX);
-        check_memory(shape, walkers, cap, options.log_entries, total_mem)?;
+        check_memory(
+            shape,
+            walkers,
+            (cap, words_per_factor::<F>()),
+            options.log_entries,
+            total_mem,
+        )?;
         let alloc = |n: usize| {
             stream
                 .alloc_zeros::<u64>(n.max(1))
@@ -360,20 +419,28 @@ impl GpuEngine {
     }
 
     /// Walker `w`'s terms (or best terms) by slot, as on the device.
-    fn slots(&self, buffer: &CudaSlice<u64>, w: usize) -> Result<Vec<Term>> {
-        let n = scheme_words(self.cap);
+    fn slots(&self, buffer: &CudaSlice<u64>, w: usize) -> Result<Vec<Term<F>>> {
+        let each = words_per_factor::<F>();
+        let n = scheme_words(self.cap) * each;
         let words = self
             .stream
             .clone_dtoh(&buffer.slice(w * n..(w + 1) * n))
             .map_err(driver("copy from the GPU"))?;
-        let factor = |pos, slot| words[factor_index(self.cap, pos, slot)];
+        let factor = |pos, slot| {
+            let at = factor_index(self.cap, pos, slot) * each;
+            let bits = words[at..at + each]
+                .iter()
+                .rev()
+                .fold(0u128, |f, &w| f << 64 | w as u128);
+            F::from_u128(bits)
+        };
         Ok((0..self.cap)
-            .map(|s| Term::new(factor(0, s), factor(1, s), factor(2, s)))
+            .map(|s| Term::from_factors(factor(0, s), factor(1, s), factor(2, s)))
             .collect())
     }
 
     /// Walker `w`'s current terms by slot (empty slots are zero terms).
-    pub fn current_slots(&self, w: usize) -> Result<Vec<Term>> {
+    pub fn current_slots(&self, w: usize) -> Result<Vec<Term<F>>> {
         self.slots(&self.terms, w)
     }
 
@@ -398,34 +465,39 @@ impl GpuEngine {
 
     /// The scheme of walker `w` whose slots are `slots`: its terms, or its orbits' terms with
     /// its fixed terms.
-    fn scheme_from(&self, w: usize, slots: Vec<Term>) -> Result<Scheme> {
-        let live = slots.into_iter().filter(|t| t.a != 0);
+    fn scheme_from(&self, w: usize, slots: Vec<Term<F>>) -> Result<Scheme<F>> {
+        let live = slots.into_iter().filter(|t| t.a != F::ZERO);
         match self.options.symmetry {
             Group::Trivial => Ok(Scheme::new(self.shape, live.collect())?),
-            group => Ok(Orbits {
-                group,
-                shape: self.shape,
-                free: live.collect(),
-                fixed: self.fixed[w].clone(),
+            group => {
+                let narrow = |terms: Vec<Term<F>>| -> Result<Vec<Term>> {
+                    Ok(Scheme::new(self.shape, terms)?.to_width()?.into_terms())
+                };
+                let orbits = Orbits {
+                    group,
+                    shape: self.shape,
+                    free: narrow(live.collect())?,
+                    fixed: narrow(self.fixed[w].clone())?,
+                };
+                Ok(orbits.to_scheme()?.to_width()?)
             }
-            .to_scheme()?),
         }
     }
 
     /// The slots a staged scheme occupies: its terms (a symmetric walk's free orbits) in
     /// order, then empty ones.
-    pub fn staged_slots(&self, scheme: &Scheme) -> Result<Vec<Term>> {
+    pub fn staged_slots(&self, scheme: &Scheme<F>) -> Result<Vec<Term<F>>> {
         Ok(self.slots_of(walked_terms(scheme, self.options.symmetry)?.0))
     }
 
     /// A walker's slots holding `terms`: they, then empty ones.
-    fn slots_of(&self, mut terms: Vec<Term>) -> Vec<Term> {
+    fn slots_of(&self, mut terms: Vec<Term<F>>) -> Vec<Term<F>> {
         terms.resize(self.cap.max(terms.len()), Term::default());
         terms
     }
 }
 
-impl Engine for GpuEngine {
+impl<F: FactorBits> Engine<F> for GpuEngine<F> {
     fn describe(&self) -> String {
         let symmetric = match self.options.symmetry {
             Group::Trivial => String::new(),
@@ -450,7 +522,7 @@ impl Engine for GpuEngine {
         self.walkers
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
         let slack = self.options.config.max_rank.min(64);
         let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
         if terms.len() + 1 > self.cap {
@@ -463,10 +535,14 @@ impl Engine for GpuEngine {
         let index = match self.staged_index.get(scheme.terms()) {
             Some(&i) => i,
             None => {
-                let i = (self.staged.len() / scheme_words(self.cap)) as u32;
+                let each = words_per_factor::<F>();
+                let i = (self.staged.len() / (scheme_words(self.cap) * each)) as u32;
                 let slots = self.slots_of(terms.clone());
                 for pos in flipgraph_core::Position::ALL {
-                    self.staged.extend(slots.iter().map(|t| t.get(pos)));
+                    for t in &slots {
+                        let bits = t.get(pos).to_u128();
+                        self.staged.extend((0..each).map(|k| (bits >> (64 * k)) as u64));
+                    }
                 }
                 self.staged_index.insert(scheme.terms().to_vec(), i);
                 i
@@ -498,18 +574,18 @@ impl Engine for GpuEngine {
         self.finish_round()
     }
 
-    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
         self.scheme_from(walker, slots)
     }
 
-    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         let slots = self.current_slots(walker)?;
         self.scheme_from(walker, slots)
     }
 }
 
-impl GpuEngine {
+impl<F: FactorBits> GpuEngine<F> {
     /// Uploads the states and staged schemes and launches a round; returns at once, so that
     /// several GPUs run their rounds together.
     fn start_round(&mut self, steps: u64, target: usize) -> Result<()> {

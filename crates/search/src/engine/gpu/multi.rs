@@ -4,14 +4,14 @@ use super::*;
 
 /// Every visible GPU as one engine: one [`GpuEngine`] (runner) per device, walkers numbered
 /// across them in device order, rounds launched on all devices before any is waited for.
-pub struct MultiGpu {
-    runners: Vec<GpuEngine>,
+pub struct MultiGpu<F: FactorBits = u64> {
+    runners: Vec<GpuEngine<F>>,
 }
 
-impl MultiGpu {
+impl<F: FactorBits> MultiGpu<F> {
     /// Opens devices `0..count` for walks of `shape`; `options.walkers`, when given, is the
     /// total, split evenly.
-    pub fn open(shape: Shape, options: GpuOptions, count: usize) -> Result<MultiGpu> {
+    pub fn open(shape: Shape, options: GpuOptions, count: usize) -> Result<MultiGpu<F>> {
         let runners = (0..count)
             .map(|device| {
                 let walkers = options
@@ -32,7 +32,7 @@ impl MultiGpu {
     }
 
     /// The runner of walker `walker`, and its index there.
-    fn locate(&mut self, walker: usize) -> Result<(&mut GpuEngine, usize)> {
+    fn locate(&mut self, walker: usize) -> Result<(&mut GpuEngine<F>, usize)> {
         let mut local = walker;
         for runner in &mut self.runners {
             if local < runner.walkers {
@@ -44,7 +44,7 @@ impl MultiGpu {
     }
 }
 
-impl Engine for MultiGpu {
+impl<F: FactorBits> Engine<F> for MultiGpu<F> {
     fn describe(&self) -> String {
         let names: Vec<&str> = self.runners.iter().map(|r| r.name.as_str()).collect();
         format!(
@@ -64,14 +64,14 @@ impl Engine for MultiGpu {
     }
 
     fn timed_rounds(&self) -> bool {
-        self.runners.iter().any(GpuEngine::timed_rounds)
+        self.runners.iter().any(Engine::timed_rounds)
     }
 
     fn adaptive_plateau(&self) -> bool {
-        self.runners.iter().any(GpuEngine::adaptive_plateau)
+        self.runners.iter().any(Engine::adaptive_plateau)
     }
 
-    fn load(&mut self, walker: usize, scheme: &Scheme, seed: u64, style: Style) -> Result<()> {
+    fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
         let (runner, w) = self.locate(walker)?;
         runner.load(w, scheme, seed, style)
     }
@@ -91,12 +91,12 @@ impl Engine for MultiGpu {
         Ok(round)
     }
 
-    fn best_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         let (runner, w) = self.locate(walker)?;
         runner.best_scheme(w)
     }
 
-    fn current_scheme(&mut self, walker: usize) -> Result<Scheme> {
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
         let (runner, w) = self.locate(walker)?;
         runner.current_scheme(w)
     }
