@@ -15,7 +15,6 @@ use super::algebra::best_construction;
 use super::duration::parse_duration;
 use super::engine_args::EngineArgs;
 use super::search::{self, interrupt_flag};
-use super::walkable::parse_walkable;
 use crate::search::island::Sharing;
 use crate::search::output::Checkpoint;
 use crate::write::{parse_writable, write_verified, WriteArgs};
@@ -30,8 +29,8 @@ use crate::write::{parse_writable, write_verified, WriteArgs};
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
     /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
-    /// before it), or `wide`: the formats of `flipgraph known --wide` that searches walk (a
-    /// dimension past 8, at most 64 entries per matrix), smallest first.
+    /// before it), or `wide`: the 309 formats of `flipgraph known --wide` (a dimension past 8,
+    /// at most 128 entries a matrix), smallest first.
     #[arg(long, value_delimiter = ',', required = true, value_parser = parse_sizes)]
     sizes: Vec<Sizes>,
     /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
@@ -72,15 +71,14 @@ fn parse_sizes(s: &str) -> Result<Sizes, String> {
     match s.trim() {
         "all" => Ok(Sizes::All),
         "wide" => Ok(Sizes::Wide),
-        one => parse_walkable(one).map(Sizes::One),
+        one => one.parse().map(Sizes::One).map_err(|e| format!("{e}")),
     }
 }
 
-/// The formats of `entries` that searches walk, by naive rank (then by dimensions).
+/// The formats of `entries`, by naive rank (then by dimensions).
 fn by_size(entries: impl Iterator<Item = BestKnown>) -> Vec<Shape> {
     let mut all: Vec<Shape> = entries
         .filter_map(|e| Shape::new(e.dims[0], e.dims[1], e.dims[2]).ok())
-        .filter(|s| s.fits::<u64>())
         .collect();
     all.sort_by_key(|s| (s.naive_rank(), s.dims()));
     all
@@ -357,16 +355,16 @@ mod tests {
         assert!(at(shape(4, 4, 4)) < at(shape(4, 4, 8)) && at(shape(4, 4, 8)) < at(shape(8, 8, 8)));
         let mixed = formats(&[parse_sizes("2x2x3").unwrap(), parse_sizes("all").unwrap()]);
         assert_eq!((mixed.len(), mixed[0]), (84, shape(2, 2, 3)));
-        assert!(parse_sizes("9").is_err());
+        assert!(parse_sizes("9").is_ok() && parse_sizes("17").is_err());
     }
 
     #[test]
-    fn wide_is_every_walkable_format_past_8() {
+    fn wide_is_every_format_past_8() {
         let wide = formats(&[parse_sizes("wide").unwrap()]);
-        assert_eq!(wide.len(), 80);
+        assert_eq!(wide.len(), 309);
         assert_eq!(wide[0], shape(2, 2, 9));
-        assert!(wide.iter().all(|s| s.fits::<u64>() && s.dims().iter().any(|&d| d > 8)));
-        assert!(wide.contains(&shape(4, 5, 12)) && !wide.contains(&shape(8, 8, 9)));
+        assert!(wide.iter().all(|s| s.dims().iter().any(|&d| d > 8)));
+        assert!(wide.contains(&shape(4, 5, 12)) && wide.contains(&shape(8, 8, 9)));
         assert!(parse_sizes("4x5x12").is_ok());
     }
 }

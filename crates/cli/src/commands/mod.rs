@@ -17,4 +17,3 @@ pub mod plot;
 pub mod preset;
 pub mod search;
 pub mod verify;
-pub mod walkable;
