@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use crate::rng::WyRand;
 use crate::scheme::{IntScheme, Scheme};
-use crate::term::Position;
+use crate::term::{FactorBits, Position};
 use crate::verify::{expected, verify_z};
 
 /// Why no lift was returned.
@@ -141,10 +141,15 @@ impl BitMatrix {
 type Unknowns = Vec<(usize, Position, usize)>;
 
 /// The Jacobian mod 2 at `s` for the columns `unknowns`, rows the tensor entries `(u, v, w)`.
-fn jacobian(s: &Scheme, unknowns: &Unknowns) -> BitMatrix {
+fn jacobian<F: FactorBits>(s: &Scheme<F>, unknowns: &Unknowns) -> BitMatrix {
     let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
     let mut j = BitMatrix::new(nu * nv * nw, unknowns.len());
-    let bits = |x: u64| (0..64).filter(move |i| x >> i & 1 == 1);
+    // The set bits of a factor, lowest first.
+    let bits = |x: F| {
+        let first = (x != F::ZERO).then_some(x);
+        core::iter::successors(first, |&r| Some(r.clear_lowest()).filter(|&r| r != F::ZERO))
+            .map(|r| r.trailing_zeros() as usize)
+    };
     for (col, &(t, pos, i)) in unknowns.iter().enumerate() {
         let term = s.terms()[t];
         // d F[u,v,w] / d a_t[i] = b_t[v] c_t[w] at u = i, and likewise for B and C.
@@ -201,12 +206,12 @@ fn xor_into(acc: &mut [bool], v: &[bool]) {
 }
 
 /// The unknowns: every coefficient (`all`) or only those that are 1 mod 2.
-fn unknowns(s: &Scheme, all: bool) -> Unknowns {
+fn unknowns<F: FactorBits>(s: &Scheme<F>, all: bool) -> Unknowns {
     let mut out = Vec::new();
     for (t, term) in s.terms().iter().enumerate() {
         for pos in Position::ALL {
             for i in 0..s.shape().factor_bits(pos) {
-                if all || term.get(pos) >> i & 1 == 1 {
+                if all || term.get(pos).test(i) {
                     out.push((t, pos, i));
                 }
             }
@@ -247,13 +252,13 @@ pub enum LiftStage {
 /// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
 /// `tries` random vectors of the sign solutions are checked, and the general lift goes to
 /// `2^bits` (at most 40, so products of three coefficients stay within `i128`).
-pub fn lift(s: &Scheme, tries: usize, bits: u32) -> Result<IntScheme, LiftError> {
+pub fn lift<F: FactorBits>(s: &Scheme<F>, tries: usize, bits: u32) -> Result<IntScheme, LiftError> {
     lift_reporting(s, tries, bits, &mut |_| {})
 }
 
 /// [`lift`], calling `report` as each stage begins (a large scheme's lift takes minutes).
-pub fn lift_reporting(
-    s: &Scheme,
+pub fn lift_reporting<F: FactorBits>(
+    s: &Scheme<F>,
     tries: usize,
     bits: u32,
     report: &mut dyn FnMut(LiftStage),

@@ -193,3 +193,17 @@ fn wide_walks_keep_the_tensor_and_reduce() {
         assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
     }
 }
+
+/// The lift to Z takes 128-bit factors: a walk of flips from the naive 2x5x13 (65-bit factors)
+/// lifts to a scheme valid over Z that reduces to it mod 2.
+#[test]
+fn wide_schemes_lift_to_z() {
+    let shape = Shape::new(2, 5, 13).unwrap();
+    for seed in 0..3 {
+        let terms = scramble::<u128>(shape, seed, 40);
+        let f2 = Scheme::new(shape, terms).unwrap();
+        let z = flipgraph_core::lift::lift(&f2, 50, 8).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(verify_z(&z), Ok(()), "seed {seed}");
+        assert_eq!(z.mod2::<u128>().unwrap(), f2, "seed {seed}");
+    }
+}

@@ -162,7 +162,9 @@ impl FactorStore for Shared128 {
     #[inline(always)]
     unsafe fn new(ptr: *mut u8) -> Shared128 {
         // SAFETY: per the contract.
-        Shared128 { low: unsafe { Shared64::new(ptr) } }
+        Shared128 {
+            low: unsafe { Shared64::new(ptr) },
+        }
     }
 
     #[inline(always)]
@@ -173,7 +175,9 @@ impl FactorStore for Shared128 {
     #[inline(always)]
     unsafe fn at_address(address: u32) -> Shared128 {
         // SAFETY: per the contract.
-        Shared128 { low: unsafe { Shared64::at_address(address) } }
+        Shared128 {
+            low: unsafe { Shared64::at_address(address) },
+        }
     }
 
     #[inline(always)]

@@ -31,7 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("{}: not a valid scheme over F2; nothing to lift", args.input.display());
     }
     let scheme = checked
-        .f2_scheme()
+        .f2_scheme::<u128>()
         .with_context(|| format!("{}: cannot lift", args.input.display()))?;
     tracing::info!(
         "lifting {} rank {} to Z: {} random sign vectors, then the general lift up to 2^{} \

@@ -35,9 +35,9 @@ use flipgraph_core::{moves, Position};
 
 pub(crate) use self::cover::{Covers, PositionCovers, SinkCover};
 use super::{Warp, Work};
-use crate::warp::Word;
 use crate::shared::{FactorStore, Shared16};
 use crate::trap_unless;
+use crate::warp::Word;
 use crate::warp::{self, ballot, lanes_below, shuffle};
 
 /// What a warp keeps to find its flip partners, by the way it finds them (core's `Partners`):
@@ -256,7 +256,9 @@ impl GroupMemory {
     }
 }
 
-impl<S: FactorStore<Factor = F>, F: Word, const G: u8, C: Covers, const CHECKED: bool> Warp<'_, S, G, Grouped<C, CHECKED>> {
+impl<S: FactorStore<Factor = F>, F: Word, const G: u8, C: Covers, const CHECKED: bool>
+    Warp<'_, S, G, Grouped<C, CHECKED>>
+{
     /// One step of a group kernel: a flip between two mates of the burst, or a plus move.
     fn group_step(&mut self, work: &mut Work) {
         self.tally.steps += 1;

@@ -124,7 +124,8 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
             if self.p.flags & FLAG_GENERALIZED != 0 {
                 for pos in Position::ALL {
                     // Two others sharing the factor make a group of three to check.
-                    if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != F::ZERO {
+                    if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != F::ZERO
+                    {
                         self.reduce_group(slot, pos, work);
                     }
                 }

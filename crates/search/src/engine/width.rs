@@ -6,7 +6,6 @@ use anyhow::{bail, Context, Result};
 use flipgraph_core::group::orbits;
 use flipgraph_core::moves::Moves;
 use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
-use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::{Walk, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
@@ -26,9 +25,6 @@ pub trait Width: Moves {
 
     /// The GPU engine of `spec` for schemes of `shape`.
     fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<Self>>>;
-
-    /// The scheme with 64-bit factors, where its format fits them: what the lift to Z takes.
-    fn narrow(scheme: &Verified<Self>) -> Option<Verified>;
 }
 
 impl Width for u64 {
@@ -52,10 +48,6 @@ impl Width for u64 {
     fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine>> {
         spec.open_gpu(shape)
     }
-
-    fn narrow(scheme: &Verified) -> Option<Verified> {
-        Some(scheme.clone())
-    }
 }
 
 impl Width for u128 {
@@ -75,10 +67,5 @@ impl Width for u128 {
 
     fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<u128>>> {
         spec.open_gpu(shape)
-    }
-
-    fn narrow(scheme: &Verified<u128>) -> Option<Verified> {
-        let narrow = scheme.to_width::<u64>().ok()?;
-        Verified::new(narrow).ok()
     }
 }

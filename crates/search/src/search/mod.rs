@@ -133,7 +133,7 @@ pub struct Driver<'a, F: Width = u64> {
     checkpointed_best: usize,
     /// Ranks reached below the best known rank.
     records: Vec<usize>,
-    lifts: Lifts,
+    lifts: Lifts<F>,
     /// Each style's recent returns, which choose the style of each walk.
     styles: Styles,
     /// Told of every new best scheme (an embedder's hook).
@@ -556,13 +556,9 @@ impl<'a, F: Width> Driver<'a, F> {
         tracing::warn!("*** {text} ***");
         self.log_event(&event);
         self.records.push(scheme.rank());
-        match (&self.output, F::narrow(scheme)) {
-            (Some(out), Some(narrow)) => {
-                let (path, format) = out.lift_path(scheme);
-                self.lifts.start(&narrow, path, format);
-            }
-            (Some(_), None) => tracing::warn!("no lift to Z is tried: the lifter takes factors of up to 64 bits"),
-            (None, _) => {}
+        if let Some(out) = &self.output {
+            let (path, format) = out.lift_path(scheme);
+            self.lifts.start(scheme, path, format);
         }
     }
 

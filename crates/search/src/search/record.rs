@@ -9,29 +9,38 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
+use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::{verify_z, Verified};
 
 use crate::atomic_file::replace_own_file;
 
 /// A record to lift: the scheme, and where its lift goes in which format.
-struct Job {
-    scheme: Verified,
+struct Job<F: FactorBits> {
+    scheme: Verified<F>,
     path: PathBuf,
     format: Format,
 }
 
 /// The lifts of the records: one at a time (a lift of a large scheme takes minutes and
 /// gigabytes), and of those found meanwhile only the latest, which supersedes the others.
-#[derive(Default)]
-pub struct Lifts {
+pub struct Lifts<F: FactorBits = u64> {
     running: Option<(usize, JoinHandle<Result<Option<PathBuf>>>)>,
-    next: Option<Job>,
+    next: Option<Job<F>>,
 }
 
-impl Lifts {
+impl<F: FactorBits> Default for Lifts<F> {
+    fn default() -> Lifts<F> {
+        Lifts {
+            running: None,
+            next: None,
+        }
+    }
+}
+
+impl<F: FactorBits> Lifts<F> {
     /// Lifts `scheme` to Z when no lift runs, else after the one running (replacing a record
     /// waiting for its turn); the lift (verified over Z) goes to `path` when one exists.
-    pub fn start(&mut self, scheme: &Verified, path: PathBuf, format: Format) {
+    pub fn start(&mut self, scheme: &Verified<F>, path: PathBuf, format: Format) {
         let job = Job {
             scheme: scheme.clone(),
             path,
@@ -92,7 +101,7 @@ impl Lifts {
 }
 
 /// Lifts a record and writes the lift, proved valid over Z first like every other scheme.
-fn lift_to_file(job: Job) -> Result<Option<PathBuf>> {
+fn lift_to_file<F: FactorBits>(job: Job<F>) -> Result<Option<PathBuf>> {
     let Ok(z) = lift(&job.scheme, DEFAULT_TRIES, DEFAULT_BITS) else {
         return Ok(None);
     };
