@@ -328,13 +328,20 @@ pub fn parse_header(line: usize, body: &str) -> Result<Option<Shape>, PathError>
     if header.is_empty() {
         return Ok(None);
     }
-    let shape = header
-        .strip_prefix("flipgraph-path ")
-        .and_then(|s| s.trim().parse().ok());
-    shape.map(Some).ok_or(PathError::Syntax {
-        line,
-        why: "the first line must be `flipgraph-path NxMxP`".into(),
-    })
+    let Some(spec) = header.strip_prefix("flipgraph-path ") else {
+        return Err(PathError::Syntax {
+            line,
+            why: "the first line must be `flipgraph-path NxMxP`".into(),
+        });
+    };
+    // A shape that does not parse says why (a dimension past 16, a matrix past 128 entries).
+    spec.trim()
+        .parse()
+        .map(Some)
+        .map_err(|e: crate::shape::ParseShapeError| PathError::Syntax {
+            line,
+            why: alloc::format!("the header's shape {}: {e}", spec.trim()),
+        })
 }
 
 /// Line `line` of a path file after its header: its move, or `None` for a blank or comment
@@ -444,5 +451,10 @@ mod tests {
         let text = to_text(s.shape(), &moves);
         assert_eq!(parse(&text).unwrap(), (s.shape(), moves.to_vec()));
         assert!(parse("flipgraph-path 2x2x2\nplus q 0x1 0x1 0x1 0x1 0x1 0x1\n").is_err());
+        // A header whose shape is out of range says why, not only what a header looks like.
+        let far = parse("flipgraph-path 17x2x2\n").unwrap_err().to_string();
+        assert!(far.contains("17x2x2") && far.contains("between 1 and 16"), "{far}");
+        let wrong = parse("flipgraph path 2x2x2\n").unwrap_err().to_string();
+        assert!(wrong.contains("flipgraph-path NxMxP"), "{wrong}");
     }
 }
