@@ -242,6 +242,36 @@ const fn words_per_factor<F: FactorBits>() -> usize {
     F::BITS / 64
 }
 
+/// A walker's `slots` in the device layout (core's `factor_index`): the factors at A of every
+/// slot, then at B, then at C, each as [`words_per_factor`] 64-bit words, low word first.
+fn device_words<F: FactorBits>(slots: &[Term<F>]) -> Vec<u64> {
+    let each = words_per_factor::<F>();
+    let mut words = Vec::with_capacity(3 * slots.len() * each);
+    for pos in Position::ALL {
+        for t in slots {
+            let bits = t.get(pos).to_u128();
+            words.extend((0..each).map(|k| (bits >> (64 * k)) as u64));
+        }
+    }
+    words
+}
+
+/// The `cap` slots of a walker that [`device_words`] laid out in `words`.
+fn slots_from_words<F: FactorBits>(words: &[u64], cap: usize) -> Vec<Term<F>> {
+    let each = words_per_factor::<F>();
+    let factor = |pos, slot| {
+        let at = factor_index(cap, pos, slot) * each;
+        let bits = words[at..at + each]
+            .iter()
+            .rev()
+            .fold(0u128, |f, &w| f << 64 | w as u128);
+        F::from_u128(bits)
+    };
+    (0..cap)
+        .map(|s| Term::from_factors(factor(0, s), factor(1, s), factor(2, s)))
+        .collect()
+}
+
 /// Refuses walkers of `cap` slots (from a start of `start_rank` terms, with `slack` above it)
 /// where the kernels' per-lane masks of rows cannot hold them.
 fn check_cap(shape: Shape, cap: usize, start_rank: usize, slack: usize) -> Result<()> {
@@ -420,23 +450,12 @@ impl<F: FactorBits> GpuEngine<F> {
 
     /// Walker `w`'s terms (or best terms) by slot, as on the device.
     fn slots(&self, buffer: &CudaSlice<u64>, w: usize) -> Result<Vec<Term<F>>> {
-        let each = words_per_factor::<F>();
-        let n = scheme_words(self.cap) * each;
+        let n = scheme_words(self.cap) * words_per_factor::<F>();
         let words = self
             .stream
             .clone_dtoh(&buffer.slice(w * n..(w + 1) * n))
             .map_err(driver("copy from the GPU"))?;
-        let factor = |pos, slot| {
-            let at = factor_index(self.cap, pos, slot) * each;
-            let bits = words[at..at + each]
-                .iter()
-                .rev()
-                .fold(0u128, |f, &w| f << 64 | w as u128);
-            F::from_u128(bits)
-        };
-        Ok((0..self.cap)
-            .map(|s| Term::from_factors(factor(0, s), factor(1, s), factor(2, s)))
-            .collect())
+        Ok(slots_from_words(&words, self.cap))
     }
 
     /// Walker `w`'s current terms by slot (empty slots are zero terms).
@@ -535,15 +554,8 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
         let index = match self.staged_index.get(scheme.terms()) {
             Some(&i) => i,
             None => {
-                let each = words_per_factor::<F>();
-                let i = (self.staged.len() / (scheme_words(self.cap) * each)) as u32;
-                let slots = self.slots_of(terms.clone());
-                for pos in flipgraph_core::Position::ALL {
-                    for t in &slots {
-                        let bits = t.get(pos).to_u128();
-                        self.staged.extend((0..each).map(|k| (bits >> (64 * k)) as u64));
-                    }
-                }
+                let i = (self.staged.len() / (scheme_words(self.cap) * words_per_factor::<F>())) as u32;
+                self.staged.extend(device_words(&self.slots_of(terms.clone())));
                 self.staged_index.insert(scheme.terms().to_vec(), i);
                 i
             }

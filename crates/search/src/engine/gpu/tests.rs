@@ -1,6 +1,9 @@
 //! Tests of the GPU engine's host side: launches, caps and staging (no GPU needed).
 
-use super::{check_cap, launch, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints, Reductions, MAX_CAP};
+use super::{
+    check_cap, device_words, launch, slots_from_words, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints,
+    Reductions, MAX_CAP,
+};
 use flipgraph_core::device::{
     Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP,
 };
@@ -160,4 +163,28 @@ fn a_symmetric_walker_holds_its_free_orbits_and_keeps_its_fixed_terms_apart() {
     let plain = Scheme::naive(Shape::new(2, 3, 4).unwrap());
     assert!(walked_terms(&plain, Group::C3).is_err());
     assert_eq!(walked_terms(&plain, Group::Trivial).unwrap().0.len(), 24);
+}
+
+/// The device layout of a walker's slots: 64-bit factors one word each, in core's
+/// `factor_index` order; 128-bit ones two words each, low first; and back again.
+#[test]
+fn slots_cross_to_the_device_layout_and_back_at_both_widths() {
+    let narrow = vec![Term::new(1, 2, 4), Term::new(u64::MAX, 0, 1 << 63), Term::default()];
+    let words = device_words(&narrow);
+    let cap = narrow.len();
+    for (pos, slot) in (0..3).flat_map(|p| (0..cap).map(move |s| (p, s))) {
+        let at = flipgraph_core::device::factor_index(cap, pos, slot);
+        assert_eq!(words[at], narrow[slot].factors()[pos]);
+    }
+    assert_eq!(slots_from_words::<u64>(&words, cap), narrow);
+    let wide: Vec<Term<u128>> = vec![
+        Term::from_factors(1 << 100 | 5, u128::MAX, 1 << 64),
+        Term::from_factors(u64::MAX as u128, 3, 0),
+        Term::default(),
+    ];
+    let words = device_words(&wide);
+    assert_eq!(words.len(), 2 * 3 * cap);
+    let at = 2 * flipgraph_core::device::factor_index(cap, 0, 0);
+    assert_eq!((words[at], words[at + 1]), (5, 1 << 36));
+    assert_eq!(slots_from_words::<u128>(&words, cap), wide);
 }
