@@ -4,6 +4,7 @@
 //! Every move preserves the sum of the terms. Conventions: for a move "on position P", the two
 //! other positions are `Q = P.next()` and `R = P.prev()`; for P = A these are B and C.
 
+use crate::shape::MAX_FACTOR_BITS;
 use crate::term::{FactorBits, Position, Term};
 
 /// Flip on the factor at `pos` that `keep` and `other` share:
@@ -85,7 +86,7 @@ moves!(u64, u128);
 /// terms by a generalized flip: their factors at `Q` or at `R` are linearly dependent.
 pub fn group_is_reducible<F: FactorBits>(group: &[Term<F>], pos: Position) -> bool {
     [pos.next(), pos.prev()].into_iter().any(|along| {
-        let mut basis = [F::ZERO; PIVOTS];
+        let mut basis = [F::ZERO; MAX_FACTOR_BITS];
         !group
             .iter()
             .filter(|t| !t.is_zero())
@@ -93,11 +94,8 @@ pub fn group_is_reducible<F: FactorBits>(group: &[Term<F>], pos: Position) -> bo
     })
 }
 
-/// Pivots of a basis of factors: one per bit of the widest.
-const PIVOTS: usize = 128;
-
 /// Adds `v` to a basis indexed by leading bit; false when `v` is in its span already.
-fn insert_into_basis<F: FactorBits>(basis: &mut [F; PIVOTS], mut v: F) -> bool {
+fn insert_into_basis<F: FactorBits>(basis: &mut [F; MAX_FACTOR_BITS], mut v: F) -> bool {
     while v != F::ZERO {
         let lead = v.leading_bit();
         if basis[lead] == F::ZERO {
@@ -132,7 +130,7 @@ fn eliminate<F: FactorBits>(
     mut reduce: impl FnMut(&mut [Term<F>], usize, usize),
 ) {
     // pivot[bit] = 1 + index of the basis term whose leading bit is `bit`.
-    let mut pivot = [0u16; PIVOTS];
+    let mut pivot = [0u16; MAX_FACTOR_BITS];
     for i in 0..group.len() {
         if group[i].is_zero() {
             continue;

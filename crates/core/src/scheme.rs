@@ -145,14 +145,9 @@ impl<F: FactorBits> Scheme<F> {
     /// The same scheme with factors of `G`, when its format fits them.
     pub fn to_width<G: FactorBits>(&self) -> Result<Scheme<G>, WidthError> {
         WidthError::check::<G>(self.shape)?;
-        let factor = |f: F| G::from_u128(f.to_u128());
-        let terms = self
-            .terms
-            .iter()
-            .map(|t| Term::from_factors(factor(t.a), factor(t.b), factor(t.c)));
         Ok(Scheme {
             shape: self.shape,
-            terms: terms.collect(),
+            terms: self.terms.iter().map(Term::to_width).collect(),
         })
     }
 

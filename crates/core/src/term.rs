@@ -248,6 +248,13 @@ impl<F: FactorBits> Term<F> {
         Term { a, b, c }
     }
 
+    /// The same term with factors of `G`: exact where the format fits `G`, which callers check
+    /// first ([`crate::Scheme::to_width`] does).
+    pub fn to_width<G: FactorBits>(&self) -> Term<G> {
+        let factor = |f: F| G::from_u128(f.to_u128());
+        Term::from_factors(factor(self.a), factor(self.b), factor(self.c))
+    }
+
     /// The factor at `pos`. On a CPU an indexed load (no branch on the position); on a GPU a
     /// select by value, since an index into a term held in registers would force it into
     /// local memory.

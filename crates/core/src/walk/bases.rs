@@ -1,9 +1,7 @@
 //! Dependency checks of a group's factors: two F2 bases indexed by leading bit.
 
+use crate::shape::MAX_FACTOR_BITS as PIVOTS;
 use crate::term::FactorBits;
-
-/// Pivots a basis has room for: one per bit of the widest factor.
-const PIVOTS: usize = 128;
 
 /// Two F2 bases (the factors at the two other positions of a group) indexed by leading bit.
 /// An entry is valid only when stamped with the current check, so no check clears 1 KiB.

@@ -19,7 +19,7 @@ use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
-pub use width::Width;
+pub use width::{refuse_wide_symmetry, Width};
 
 /// Which engine a search asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,8 +214,8 @@ impl EngineSpec {
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
-            Backend::Gpu => F::open_gpu(self, shape).context("--backend gpu"),
-            Backend::Auto => F::open_gpu(self, shape).or_else(|e| {
+            Backend::Gpu => self.open_gpu::<F>(shape).context("--backend gpu"),
+            Backend::Auto => self.open_gpu::<F>(shape).or_else(|e| {
                 tracing::info!("no usable GPU ({e:#}); running on the CPU");
                 self.open_cpu(shape)
             }),

@@ -1,6 +1,6 @@
 //! The factor widths a search walks: `u64`, the width of every format up to 8x8x8, on every
 //! engine and walk, and `u128`, for the formats of up to 128 entries a matrix beyond it (9x9x9,
-//! 4x5x13, 8x8x16, ...), on the CPU engine's plain walk.
+//! 4x5x13, 8x8x16, ...), on the plain walks of the CPU and GPU engines.
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::group::orbits;
@@ -9,10 +9,19 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
 use flipgraph_core::walk::{Walk, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
-use super::{Engine, EngineSpec, Group};
+use super::Group;
 
-/// A factor width the engines walk: what differs between the widths, where an engine or a walk
-/// exists for one of them only.
+/// Refuses a walk of `group`-invariant schemes (any group but the trivial one) on factors of
+/// `bits` bits of `shape`: the symmetric walks, CPU and GPU, take factors that fit 64 bits.
+pub fn refuse_wide_symmetry(group: Group, shape: Shape, bits: usize) -> Result<()> {
+    if group != Group::Trivial && bits > 64 {
+        bail!("--symmetry {group}: symmetric walks take factors that fit 64 bits, not {bits}-bit ones ({shape})");
+    }
+    Ok(())
+}
+
+/// A factor width the engines walk: what differs between the widths, where a walk exists for
+/// one of them only.
 pub trait Width: Moves {
     /// A walker of `group`-invariant schemes from `scheme` (`group` is not trivial).
     fn symmetric_walker(
@@ -22,9 +31,6 @@ pub trait Width: Moves {
         seed: u64,
         fixed_terms: FixedTerms,
     ) -> Result<Box<dyn Walk<Self>>>;
-
-    /// The GPU engine of `spec` for schemes of `shape`.
-    fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<Self>>>;
 }
 
 impl Width for u64 {
@@ -44,10 +50,6 @@ impl Width for u64 {
             fixed_terms,
         )))
     }
-
-    fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine>> {
-        spec.open_gpu(shape)
-    }
 }
 
 impl Width for u128 {
@@ -58,14 +60,7 @@ impl Width for u128 {
         _: u64,
         _: FixedTerms,
     ) -> Result<Box<dyn Walk<u128>>> {
-        bail!(
-            "--symmetry {group}: symmetric walks take formats whose factors fit 64 bits; {} needs {}",
-            scheme.shape(),
-            scheme.shape().factor_width()
-        )
-    }
-
-    fn open_gpu(spec: &EngineSpec, shape: Shape) -> Result<Box<dyn Engine<u128>>> {
-        spec.open_gpu(shape)
+        refuse_wide_symmetry(group, scheme.shape(), u128::BITS as usize)?;
+        bail!("the trivial group has no symmetric walker: the plain walk walks it")
     }
 }

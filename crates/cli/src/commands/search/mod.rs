@@ -16,7 +16,7 @@ use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use super::choices::{LadderArg, SymmetryArg};
 use super::engine_args::{parse_diagonal, EngineArgs};
-use crate::engine::{cores, Backend, EngineSpec, Group, Kind, StartKind, Width};
+use crate::engine::{cores, refuse_wide_symmetry, Backend, EngineSpec, Group, Kind, StartKind, Width};
 use crate::schemes::read_valid_f2;
 use crate::search::island::Island;
 use crate::search::ladder::Climb;
@@ -241,12 +241,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     if !group.acts_on(shape) {
         bail!("--symmetry {group} needs a square shape; {shape} is not");
     }
-    if group != Group::Trivial && !shape.fits::<u64>() {
-        bail!(
-            "--symmetry {group}: symmetric walks take formats whose factors fit 64 bits; {shape} needs {}",
-            shape.factor_width()
-        );
-    }
+    refuse_wide_symmetry(group, shape, shape.factor_width())?;
     // The starts' terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
     let fixed = match group {
         Group::Trivial => None,

@@ -18,11 +18,12 @@ use flipgraph_core::device::{
 };
 use flipgraph_core::group::{orbits, Orbits, Reversal};
 use flipgraph_core::plateau::Style;
+use flipgraph_core::scheme::WidthError;
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
-use super::{Engine, Group, Kind, Round, WalkerStatus};
+use super::{refuse_wide_symmetry, Engine, Group, Kind, Round, WalkerStatus};
 
 mod device;
 mod multi;
@@ -50,12 +51,7 @@ impl Kernel {
     /// self-test's).
     fn for_walks(shape: Shape, bits: usize, symmetry: Group, partners: Partners, logged: bool) -> Result<Kernel> {
         if bits > 64 {
-            if symmetry != Group::Trivial {
-                bail!(
-                    "--symmetry {symmetry}: the GPU's symmetric walks take factors of up to 64 bits; {shape} needs {}",
-                    shape.factor_width()
-                );
-            }
+            refuse_wide_symmetry(symmetry, shape, bits)?;
             let name = match partners {
                 Partners::Sample => "walk128",
                 Partners::Groups if logged => "walk128_groups_checked",
@@ -224,16 +220,8 @@ fn walked_terms<F: FactorBits>(scheme: &Scheme<F>, symmetry: Group) -> Result<Wa
             None => fixed.push(t),
         }
     }
+    let widened = |terms: Vec<Term>| terms.iter().map(Term::to_width).collect();
     Ok((widened(orbits.free), widened(fixed)))
-}
-
-/// 64-bit terms with factors of `F` (which hold them).
-fn widened<F: FactorBits>(terms: Vec<Term>) -> Vec<Term<F>> {
-    let factor = |f: u64| F::from_u128(f as u128);
-    terms
-        .into_iter()
-        .map(|t| Term::from_factors(factor(t.a), factor(t.b), factor(t.c)))
-        .collect()
 }
 
 /// 64-bit words per factor of `F` in the device's global memory (one, or two for `u128`, low
@@ -489,14 +477,13 @@ impl<F: FactorBits> GpuEngine<F> {
         match self.options.symmetry {
             Group::Trivial => Ok(Scheme::new(self.shape, live.collect())?),
             group => {
-                let narrow = |terms: Vec<Term<F>>| -> Result<Vec<Term>> {
-                    Ok(Scheme::new(self.shape, terms)?.to_width()?.into_terms())
-                };
+                // Symmetric walks are 64-bit: the orbits are read at that width.
+                WidthError::check::<u64>(self.shape)?;
                 let orbits = Orbits {
                     group,
                     shape: self.shape,
-                    free: narrow(live.collect())?,
-                    fixed: narrow(self.fixed[w].clone())?,
+                    free: live.map(|t| t.to_width()).collect(),
+                    fixed: self.fixed[w].iter().map(Term::to_width).collect(),
                 };
                 Ok(orbits.to_scheme()?.to_width()?)
             }
