@@ -862,8 +862,8 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
             "the GPU walks symmetric schemes with their fixed terms frozen",
         ),
         (
-            &["--size", "3", "--backend", "gpu", "--gpu-reductions", "scan"],
-            "(--gpu-reductions walk); use --backend cpu",
+            &["--size", "3", "--backend", "gpu", "--reductions", "scan"],
+            "(--reductions walk); use --backend cpu",
         ),
         (
             &["--size", "3", "--backend", "gpu", "--gpu-partners", "groups"],

@@ -7,7 +7,8 @@ use flipgraph_core::device::Partners;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 
-use crate::engine::gpu::{Hints, Reductions};
+use crate::engine::gpu::Hints;
+use crate::engine::Reductions;
 use crate::engine::{Backend, Group};
 use crate::search::ladder::Ladder;
 use crate::search::Restarts;
@@ -107,10 +108,10 @@ choices!(
 );
 
 choices!(
-    /// `--gpu-reductions`.
+    /// `--reductions`.
     ReductionsArg => Reductions {
-        Scan => "scan", "After every flip, a pass over the warp's terms finds every merge and dependent group the flip made; its cost grows with the rank";
-        Walk => "walk", "The walk finds them: a flip of two terms that share two factors zeroes one (a merge), and generalized flips take the groups of 3 to 5 terms that a match samples. A step costs the same at any rank; a reduction may wait until the walk meets it";
+        Scan => "scan", "After every flip, the groups it changed are checked: every merge and dependent group the flip made is taken at once (the cost of a step grows with the rank on a GPU, with the groups' sizes on the CPU)";
+        Walk => "walk", "The walk finds them: a flip of two terms that share two factors zeroes one (a merge); on a GPU generalized flips also take the groups of 3 to 5 terms that a match samples. A step costs the same at any rank; a reduction may wait until the walk meets it (Moosbauer and Poole's way)";
     }
 );
 

@@ -97,9 +97,12 @@ pub struct EngineArgs {
     /// counts, and the same seed gives the same run.
     #[arg(help_heading = "Walk", long, value_parser = at_least_one::<u64>)]
     pub round_steps: Option<u64>,
-    /// GPU: how walkers find the reductions that their flips make possible.
-    #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value = "walk")]
-    pub gpu_reductions: ReductionsArg,
+    /// How walkers find the reductions that their flips make possible.
+    ///
+    /// Default: walk on a GPU, and on the CPU in symmetric walks with frozen fixed terms (--cubes);
+    /// scan in other CPU walks. (--gpu-reductions is an older name.)
+    #[arg(help_heading = "Walk", long, alias = "gpu-reductions")]
+    pub reductions: Option<ReductionsArg>,
     /// GPU: how long a round lasts, in milliseconds, when --round-steps is not given.
     ///
     /// Every warp walks until the same moment: with rounds of so many steps, the warps whose steps
@@ -264,7 +267,7 @@ impl EngineArgs {
             gpu_round_ms: self.gpu_round_ms,
             gpu_match_rounds: self.gpu_rounds,
             gpu_flips: self.gpu_flips,
-            gpu_reductions: self.gpu_reductions.into(),
+            reductions: self.reductions.map(Into::into),
             gpu_hints: self.gpu_hints.into(),
             symmetry: self.symmetry().into(),
             slack_from: self.plus_cap,
@@ -418,7 +421,8 @@ pub(crate) mod tests {
     use flipgraph_core::sparsity::Sparsity;
 
     use super::{EngineArgs, Patience, StartKind};
-    use crate::engine::gpu::{Hints, Reductions};
+    use crate::engine::gpu::Hints;
+    use crate::engine::Reductions;
 
     #[derive(Parser)]
     struct Cli {
@@ -631,15 +635,20 @@ pub(crate) mod tests {
     #[test]
     fn the_flags_name_each_choice_of_the_engine() {
         use crate::engine::Backend;
-        let spec = engine(&["--backend", "cpu", "--gpu-reductions", "scan", "--gpu-hints", "off"]).spec();
+        let spec = engine(&["--backend", "cpu", "--reductions", "walk", "--gpu-hints", "off"]).spec();
         assert_eq!(
-            (spec.backend, spec.gpu_reductions, spec.gpu_hints),
-            (Backend::Cpu, Reductions::Scan, Hints::Off)
+            (spec.backend, spec.reductions, spec.gpu_hints),
+            (Backend::Cpu, Some(Reductions::Walk), Hints::Off)
+        );
+        // The older name still reads.
+        assert_eq!(
+            engine(&["--gpu-reductions", "scan"]).spec().reductions,
+            Some(Reductions::Scan)
         );
         let spec = engine::<&str>(&[]).spec();
         assert_eq!(
-            (spec.backend, spec.gpu_reductions, spec.gpu_hints),
-            (Backend::Auto, Reductions::Walk, Hints::Auto)
+            (spec.backend, spec.reductions, spec.gpu_hints),
+            (Backend::Auto, None, Hints::Auto)
         );
         assert!(Cli::try_parse_from(["flipgraph", "--backend", "tpu"]).is_err());
     }

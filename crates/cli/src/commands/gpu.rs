@@ -14,7 +14,8 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::walk::{Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
-use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, Reductions, PTX};
+use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, PTX};
+use crate::engine::Reductions;
 use crate::engine::{Engine, Group, Width};
 use crate::schemes::read_valid_f2;
 
@@ -177,6 +178,7 @@ fn self_test_walks<F: Width>(
         },
         // Sparse walkers and free ones side by side (symmetric walks walk free).
         sparsity: Sparsity::Half,
+        reductions,
     };
     let options = GpuOptions {
         walkers: Some(WALKERS),
@@ -187,7 +189,6 @@ fn self_test_walks<F: Width>(
         flips: 4,
         // Exact step counts: the logs must not depend on timing.
         round_us: 0,
-        reductions,
         hints,
         partners,
         symmetry,

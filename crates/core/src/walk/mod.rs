@@ -44,6 +44,23 @@ pub struct WalkConfig {
     /// Which walkers walk sparse ([`crate::sparsity`]). An engine resolves it for each walk's
     /// style ([`Sparsity::for_style`]); a lone walker walks sparse only with [`Sparsity::All`].
     pub sparsity: Sparsity,
+    /// How the walk finds the reductions its moves make possible.
+    pub reductions: Reductions,
+}
+
+/// How a walker finds the reductions that its moves make possible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reductions {
+    /// After every move the groups it changed are checked: every merge and (with generalized
+    /// flips) every dependent group it made is taken at once. The cost of a step grows with
+    /// the sizes of the groups it touches.
+    #[default]
+    Scan,
+    /// The walk finds them: a flip of two terms that share two factors zeroes one, which is
+    /// a merge; nothing else is checked. A step costs the same at any rank, and a reduction
+    /// waits until the walk meets it (Moosbauer and Poole's symmetric walk finds its
+    /// reductions so; the GPU kernels' default).
+    Walk,
 }
 
 impl Default for WalkConfig {
@@ -55,6 +72,7 @@ impl Default for WalkConfig {
             generalized: true,
             max_rank: usize::MAX,
             sparsity: Sparsity::Off,
+            reductions: Reductions::Scan,
         }
     }
 }
@@ -272,16 +290,17 @@ impl<F: Moves> Walker<F> {
         let before = self.rank();
         // A flip between terms that share two factors (left by a plus move) zeroes one. The
         // flipped group itself stays reduced (the flip is invertible on it): check the others.
+        let scan = self.config.reductions == Reductions::Scan;
         if x.is_zero() || y.is_zero() {
             let others = ALL_GROUPS & !(1 << pos.index());
             for (id, term) in [(t, x), (u, y)] {
                 if term.is_zero() {
                     self.remove_term(id);
-                } else {
+                } else if scan {
                     self.work.push((id, others));
                 }
             }
-        } else {
+        } else if scan {
             // The common case, without the work list: the four changed groups directly.
             for (id, pos, size) in [(t, q, stay[0]), (t, r, joined[0]), (u, q, joined[1]), (u, r, stay[1])] {
                 if size > 1 && self.index.is_live(id) {
@@ -503,12 +522,18 @@ mod tests {
     #[test]
     fn the_tensor_is_preserved_and_the_index_consistent_after_many_steps() {
         for shape in shapes() {
-            for (generalized, sparsity) in [(false, Sparsity::Off), (true, Sparsity::Off), (true, Sparsity::All)] {
+            for (generalized, sparsity, reductions) in [
+                (false, Sparsity::Off, Reductions::Scan),
+                (true, Sparsity::Off, Reductions::Scan),
+                (true, Sparsity::All, Reductions::Scan),
+                (true, Sparsity::Off, Reductions::Walk),
+            ] {
                 let config = WalkConfig {
                     plateau: Plateau::Fixed(300),
                     generalized,
                     max_rank: shape.naive_rank() + 4,
                     sparsity,
+                    reductions,
                 };
                 let mut w = Walker::new(&Scheme::naive(shape), config, 42);
                 for _ in 0..20 {
@@ -541,6 +566,26 @@ mod tests {
         // Every removed term came from the naive terms or from a plus move.
         assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
         assert!(c.reductions > 0 && c.plus > 0, "{c:?}");
+    }
+
+    #[test]
+    fn a_walk_that_finds_its_reductions_by_flips_takes_merges_only() {
+        // From naive 4x4x4 every reduction is a flip that zeroes a term: no generalized flips,
+        // and the rank still falls.
+        let shape = Shape::square(4).unwrap();
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(1000),
+            reductions: Reductions::Walk,
+            ..WalkConfig::default()
+        };
+        let mut w = Walker::new(&Scheme::naive(shape), config, 3);
+        w.walk(200_000, 0);
+        let c = w.counters();
+        assert_eq!(c.generalized, 0, "{c:?}");
+        assert!(w.best_rank() < shape.naive_rank(), "{c:?}");
+        assert_eq!(w.rank() as u64, shape.naive_rank() as u64 + c.plus - c.reductions);
+        w.check_invariants();
+        assert_eq!(verify(&w.best()), Ok(()));
     }
 
     #[test]

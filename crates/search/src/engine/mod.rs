@@ -14,11 +14,12 @@ use flipgraph_core::plateau::{Style, CPU_FLOOR, GPU_FLOOR};
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::term::FactorBits;
+pub use flipgraph_core::walk::Reductions;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
-use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu, Reductions};
+use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
 pub use width::{refuse_wide_symmetry, Width};
 
 /// Which engine a search asks for.
@@ -77,7 +78,9 @@ pub struct EngineSpec {
     pub gpu_match_rounds: u32,
     /// GPU: most flips taken from the pairs of one match.
     pub gpu_flips: u32,
-    pub gpu_reductions: Reductions,
+    /// How walkers find the reductions their moves make possible; None: the engine's default
+    /// ([`EngineSpec::default_reductions`]).
+    pub reductions: Option<Reductions>,
     pub gpu_hints: Hints,
     pub gpu_partners: Partners,
     pub symmetry: Group,
@@ -105,7 +108,7 @@ impl Default for EngineSpec {
             gpu_round_ms: 100,
             gpu_match_rounds: 2,
             gpu_flips: 8,
-            gpu_reductions: Reductions::Walk,
+            reductions: None,
             gpu_hints: Hints::Auto,
             gpu_partners: Partners::Sample,
             symmetry: Group::Trivial,
@@ -166,6 +169,20 @@ impl EngineSpec {
             generalized: self.generalized,
             max_rank: self.plus_slack,
             sparsity: self.sparsity,
+            reductions: self.reductions.unwrap_or(self.default_reductions(kind)),
+        }
+    }
+
+    /// How walkers find reductions unless told: by the walk on a GPU, and on the CPU in
+    /// symmetric walks whose fixed terms are frozen (Moosbauer and Poole's way: from 5x5x5
+    /// cubes, c3 reached 93 twice as often per CPU second as with scans, BENCHMARKS.md "CPU");
+    /// by scans in plain CPU walks, and in c3 walks that change their fixed terms (their cube
+    /// reductions are found only by a scan).
+    pub fn default_reductions(&self, kind: Kind) -> Reductions {
+        let frozen = self.symmetry != Group::Trivial && self.fixed_terms.for_group(self.symmetry) == FixedTerms::Frozen;
+        match kind {
+            Kind::Cpu if !frozen => Reductions::Scan,
+            _ => Reductions::Walk,
         }
     }
 
@@ -229,8 +246,8 @@ impl EngineSpec {
         if self.fixed_terms.for_group(self.symmetry) == FixedTerms::Free {
             return Some("the GPU walks symmetric schemes with their fixed terms frozen (--fixed-terms frozen, the default with --cubes)");
         }
-        if self.gpu_reductions == Reductions::Scan {
-            return Some("the GPU finds the reductions of symmetric walks by the walk (--gpu-reductions walk)");
+        if self.reductions == Some(Reductions::Scan) {
+            return Some("the GPU finds the reductions of symmetric walks by the walk (--reductions walk)");
         }
         if self.gpu_partners == Partners::Groups {
             return Some("the GPU samples the partners of symmetric walks (--gpu-partners sample)");
@@ -262,7 +279,6 @@ impl EngineSpec {
             log_entries: 0,
             match_rounds: self.gpu_match_rounds,
             flips: self.gpu_flips,
-            reductions: self.gpu_reductions,
             hints: self.gpu_hints,
             partners: self.gpu_partners,
             round_us: self.gpu_round_us(),
@@ -394,5 +410,38 @@ mod tests {
         assert!(check_cpu_memory(eight, Some(512), 2000, Some(16 * gib)).is_ok());
         let err = check_cpu_memory(eight, Some(65_536), 2000, Some(16 * gib)).unwrap_err();
         assert!(err.to_string().contains("enough for about 327 walkers"), "{err}");
+    }
+
+    #[test]
+    fn reductions_are_found_by_the_walk_on_gpus_and_in_frozen_symmetric_cpu_walks() {
+        let spec = |symmetry, fixed_terms| EngineSpec {
+            symmetry,
+            fixed_terms,
+            ..EngineSpec::default()
+        };
+        let reductions = |s: &EngineSpec, kind| s.walk_config(kind).reductions;
+        let plain = spec(Group::Trivial, FixedTerms::Free);
+        assert_eq!(reductions(&plain, Kind::Cpu), Reductions::Scan);
+        assert_eq!(reductions(&plain, Kind::Gpu), Reductions::Walk);
+        // c3 with free fixed terms finds its cube reductions by scans; z2 always keeps them.
+        assert_eq!(
+            reductions(&spec(Group::C3, FixedTerms::Free), Kind::Cpu),
+            Reductions::Scan
+        );
+        for group in [Group::C3, Group::Z2, Group::C6] {
+            assert_eq!(
+                reductions(&spec(group, FixedTerms::Frozen), Kind::Cpu),
+                Reductions::Walk
+            );
+        }
+        assert_eq!(
+            reductions(&spec(Group::Z2, FixedTerms::Free), Kind::Cpu),
+            Reductions::Walk
+        );
+        let told = EngineSpec {
+            reductions: Some(Reductions::Scan),
+            ..spec(Group::C6, FixedTerms::Frozen)
+        };
+        assert_eq!(reductions(&told, Kind::Cpu), Reductions::Scan);
     }
 }

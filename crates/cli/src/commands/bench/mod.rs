@@ -579,14 +579,13 @@ fn engine_flags(e: &EngineArgs) -> Vec<String> {
         e.gpu_flips.to_string(),
         "--gpu-round-ms".into(),
         e.gpu_round_ms.to_string(),
-        "--gpu-reductions".into(),
-        value_name(e.gpu_reductions),
         "--gpu-hints".into(),
         value_name(e.gpu_hints),
     ];
     for (flag, value) in [
         ("--threads", e.threads.map(|v| v.to_string())),
         ("--gpu", e.gpu.map(|v| v.to_string())),
+        ("--reductions", e.reductions.map(value_name)),
         ("--walkers", e.walkers.map(|v| v.to_string())),
         ("--plateau", e.plateau.map(|v| v.to_string())),
         ("--round-steps", e.round_steps.map(|v| v.to_string())),

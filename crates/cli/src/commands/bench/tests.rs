@@ -9,7 +9,7 @@ fn time_to_rank_runs_get_the_engine_flags_as_given() {
     for given in [
         engine::<&str>(&[]),
         engine(&[
-            "--gpu-reductions",
+            "--reductions",
             "scan",
             "--round-steps",
             "1000",

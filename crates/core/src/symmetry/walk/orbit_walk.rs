@@ -27,7 +27,7 @@ use crate::rng::WyRand;
 use crate::shape::Shape;
 use crate::term::{Factor, Position, Term};
 use crate::walk::index::{entry, factor_of, slot_of, Group, Index, NONE};
-use crate::walk::{three_are_dependent, Bases, WalkConfig};
+use crate::walk::{three_are_dependent, Bases, Reductions, WalkConfig};
 
 /// A cube `X (x) X (x) X`.
 #[inline(always)]
@@ -233,8 +233,9 @@ impl<const TABLES: usize, const GROUP: u8> OrbitWalk<TABLES, GROUP> {
         self.counters.vertices += 1;
         let before = self.rank();
         // Settled at once, so that no orbit with a zero factor is seen by the reductions.
+        let scan = self.config.reductions == Reductions::Scan;
         for q in [o, p] {
-            if self.settle(q) {
+            if self.settle(q) && scan {
                 self.work.push(q);
             }
         }

@@ -3,6 +3,7 @@ use crate::group::{orbits, Element, Reversal};
 use crate::plateau::Plateau;
 use crate::rng::WyRand;
 use crate::verify::verify;
+use crate::walk::Reductions;
 
 fn config(shape: Shape, generalized: bool) -> WalkConfig {
     WalkConfig {
@@ -11,6 +12,19 @@ fn config(shape: Shape, generalized: bool) -> WalkConfig {
         max_rank: shape.naive_rank() + 12,
         ..WalkConfig::default()
     }
+}
+
+/// The three ways a walk finds reductions: scans with and without generalized flips, and by
+/// the walk (flips that zero a factor).
+fn configs(shape: Shape) -> [WalkConfig; 3] {
+    [
+        config(shape, false),
+        config(shape, true),
+        WalkConfig {
+            reductions: Reductions::Walk,
+            ..config(shape, true)
+        },
+    ]
 }
 
 /// Walks of every group from naive schemes, square and rectangular, with and without
@@ -31,8 +45,8 @@ fn every_group_keeps_the_tensor_invariance_and_its_index() {
         let shape = Shape::new(n, m, p).unwrap();
         for group in Group::ALL.into_iter().filter(|g| g.acts_on(shape)) {
             let start = orbits(group, &Scheme::naive(shape)).unwrap();
-            for generalized in [false, true] {
-                let mut w = SymmetricWalker::from_orbits(&start, config(shape, generalized), 42, FixedTerms::Frozen);
+            for config in configs(shape) {
+                let mut w = SymmetricWalker::from_orbits(&start, config, 42, FixedTerms::Frozen);
                 for _ in 0..6 {
                     w.walk(500, 0);
                     w.check_invariants();
@@ -49,6 +63,12 @@ fn every_group_keeps_the_tensor_invariance_and_its_index() {
                 assert_eq!(best.rank(), w.best_rank());
                 let c = w.counters();
                 assert!(c.flips > 0 && c.plus > 0, "{shape} {group}: {c:?}");
+                if config.reductions == Reductions::Walk {
+                    assert_eq!(
+                        c.generalized, 0,
+                        "{shape} {group}: a walk by flips took a generalized flip"
+                    );
+                }
             }
         }
     }
@@ -59,8 +79,8 @@ fn every_group_keeps_the_tensor_invariance_and_its_index() {
 fn the_free_c3_walk_keeps_the_tensor_and_its_index() {
     for n in 2..=5 {
         let shape = Shape::square(n).unwrap();
-        for generalized in [false, true] {
-            let mut w = SymmetricWalker::new(&SymmetricScheme::naive(shape).unwrap(), config(shape, generalized), 42);
+        for config in configs(shape) {
+            let mut w = SymmetricWalker::new(&SymmetricScheme::naive(shape).unwrap(), config, 42);
             for _ in 0..10 {
                 w.walk(500, 0);
                 w.check_invariants();

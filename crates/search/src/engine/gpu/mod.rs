@@ -20,7 +20,7 @@ use flipgraph_core::group::{orbits, Orbits, Reversal};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::scheme::WidthError;
 use flipgraph_core::term::FactorBits;
-use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
+use flipgraph_core::walk::{Counters, Plateau, Reductions, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use super::{refuse_wide_symmetry, Engine, Group, Kind, Round, WalkerStatus};
@@ -118,8 +118,6 @@ pub struct GpuOptions {
     /// When not zero, a round ends for every warp after this many microseconds (or its
     /// steps, if sooner); zero makes rounds exact step counts, and a run reproducible.
     pub round_us: u32,
-    /// How the walkers find reductions: a scan after every flip, or the walk's own moves.
-    pub reductions: Reductions,
     /// Whether lanes draw the slots they offer to a match by their partner hints.
     pub hints: Hints,
     /// How walkers find flip partners: by sampling, or by groups.
@@ -163,18 +161,6 @@ impl Hints {
 
 /// Slots per lane from which `Hints::Auto` takes hints.
 const HINTS_FROM_SLOTS: usize = 8;
-
-/// How a GPU walker finds the reductions that its flips make possible.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reductions {
-    /// After every flip, a pass over the warp's terms finds every merge and dependent group
-    /// the flip made; its cost grows with the rank.
-    Scan,
-    /// The walk finds them: a flip of two terms that share two factors zeroes one (a merge),
-    /// and generalized flips take the groups of 3 to 5 terms that a match samples. A step
-    /// costs the same at any rank; a reduction may wait until the walk meets it.
-    Walk,
-}
 
 /// Term slots per walker (a multiple of 32) for walks that start at most at `start_rank` (the
 /// naive rank if None) and may climb `slack` (at most 64) above it (or above `slack_from`, if
@@ -700,7 +686,7 @@ fn launch(
     let flag = |on: bool, flag: u32| if on { flag } else { 0 };
     let flags = flag(config.generalized, FLAG_GENERALIZED)
         | flag(options.log_entries > 0, FLAG_LOG)
-        | flag(options.reductions == Reductions::Scan, FLAG_SCAN)
+        | flag(config.reductions == Reductions::Scan, FLAG_SCAN)
         | flag(options.hints.enabled(cap), FLAG_HINTS)
         | flag(config.plateau.adapts(), FLAG_ADAPTIVE)
         | flag(trap, FLAG_TRAP)

@@ -2,14 +2,14 @@
 
 use super::{
     check_cap, device_words, launch, slots_from_words, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints,
-    Reductions, MAX_CAP,
+    MAX_CAP,
 };
 use flipgraph_core::device::{
     Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP,
 };
 use flipgraph_core::group::{Orbits, Reversal};
 use flipgraph_core::symmetry::SymmetricScheme;
-use flipgraph_core::walk::{Plateau, Sparsity, WalkConfig};
+use flipgraph_core::walk::{Plateau, Reductions, Sparsity, WalkConfig};
 use flipgraph_core::{Scheme, Shape, Term};
 
 #[test]
@@ -21,13 +21,13 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
             generalized: true,
             max_rank: 4,
             sparsity: Sparsity::Half,
+            reductions: Reductions::Scan,
         },
         device: 0,
         log_entries: 7,
         match_rounds: 2,
         flips: 8,
         round_us: 100_000,
-        reductions: Reductions::Scan,
         hints: Hints::Auto,
         partners: Partners::Sample,
         symmetry: Group::Trivial,
@@ -70,9 +70,9 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
     );
     let quiet = GpuOptions {
         log_entries: 0,
-        reductions: Reductions::Walk,
         config: WalkConfig {
             generalized: false,
+            reductions: Reductions::Walk,
             plateau: Plateau::Fixed(100),
             sparsity: Sparsity::Off,
             ..options.config
