@@ -13,10 +13,10 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    factor_index, log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState,
-    FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, MAX_CAP, NO_LOAD,
+    log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState, FLAG_ADAPTIVE,
+    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
 };
-use flipgraph_core::group::{orbits, Orbits, Reversal};
+use flipgraph_core::group::{Orbits, Reversal};
 use flipgraph_core::plateau::Style;
 use flipgraph_core::scheme::WidthError;
 use flipgraph_core::term::FactorBits;
@@ -26,10 +26,12 @@ use flipgraph_core::{Position, Scheme, Shape, Term};
 use super::{refuse_wide_symmetry, Engine, Group, Kind, Round, WalkerStatus};
 
 mod device;
+mod layout;
 mod multi;
 
 use device::open_device;
 pub use device::{device_count, devices, usable};
+use layout::{check_cap, check_memory, device_words, slots_from_words, walked_terms, walker_cap, words_per_factor};
 pub use multi::MultiGpu;
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
@@ -161,124 +163,6 @@ impl Hints {
 
 /// Slots per lane from which `Hints::Auto` takes hints.
 const HINTS_FROM_SLOTS: usize = 8;
-
-/// Term slots per walker (a multiple of 32) for walks that start at most at `start_rank` (the
-/// naive rank if None) and may climb `slack` (at most 64) above it (or above `slack_from`, if
-/// higher), with a free slot for a plus move. A symmetric walk's slots hold free orbits: as
-/// many fewer as the group has elements. Sized by the start, not by the shape: near a record a walker of the naive
-/// rank's slots would hold mostly empty ones, which its lanes offer to matches in vain.
-fn walker_cap(
-    shape: Shape,
-    slack: usize,
-    symmetry: Group,
-    start_rank: Option<usize>,
-    slack_from: Option<usize>,
-) -> usize {
-    let from = start_rank.unwrap_or_else(|| shape.naive_rank());
-    let rank = from.max(slack_from.unwrap_or(0)) + slack.min(64);
-    let slots = rank / symmetry.order();
-    (slots + 1).div_ceil(32) * 32
-}
-
-/// A walker's terms: those its slots hold, and a symmetric walker's fixed terms.
-type Walked<F> = (Vec<Term<F>>, Vec<Term<F>>);
-
-/// What a walker's slots hold for `scheme`: its terms, or in a symmetric walk (64-bit factors)
-/// one representative per free orbit and, apart, the terms of the other orbits (equal ones
-/// cancelled in pairs, as core's walker does: the rest stays invariant).
-fn walked_terms<F: FactorBits>(scheme: &Scheme<F>, symmetry: Group) -> Result<Walked<F>> {
-    if symmetry == Group::Trivial {
-        return Ok((scheme.terms().to_vec(), Vec::new()));
-    }
-    let scheme: Scheme = scheme.to_width()?;
-    let orbits = orbits(symmetry, &scheme).with_context(|| {
-        format!(
-            "--symmetry {symmetry} walks {}-invariant schemes only",
-            symmetry.label()
-        )
-    })?;
-    let mut fixed: Vec<Term> = Vec::new();
-    for t in orbits.fixed {
-        match fixed.iter().position(|&x| x == t) {
-            Some(i) => {
-                fixed.swap_remove(i);
-            }
-            None => fixed.push(t),
-        }
-    }
-    let widened = |terms: Vec<Term>| terms.iter().map(Term::to_width).collect();
-    Ok((widened(orbits.free), widened(fixed)))
-}
-
-/// 64-bit words per factor of `F` in the device's global memory (one, or two for `u128`, low
-/// word first).
-const fn words_per_factor<F: FactorBits>() -> usize {
-    F::BITS / 64
-}
-
-/// A walker's `slots` in the device layout (core's `factor_index`): the factors at A of every
-/// slot, then at B, then at C, each as [`words_per_factor`] 64-bit words, low word first.
-fn device_words<F: FactorBits>(slots: &[Term<F>]) -> Vec<u64> {
-    let each = words_per_factor::<F>();
-    let mut words = Vec::with_capacity(3 * slots.len() * each);
-    for pos in Position::ALL {
-        for t in slots {
-            let bits = t.get(pos).to_u128();
-            words.extend((0..each).map(|k| (bits >> (64 * k)) as u64));
-        }
-    }
-    words
-}
-
-/// The `cap` slots of a walker that [`device_words`] laid out in `words`.
-fn slots_from_words<F: FactorBits>(words: &[u64], cap: usize) -> Vec<Term<F>> {
-    let each = words_per_factor::<F>();
-    let factor = |pos, slot| {
-        let at = factor_index(cap, pos, slot) * each;
-        let bits = words[at..at + each]
-            .iter()
-            .rev()
-            .fold(0u128, |f, &w| f << 64 | w as u128);
-        F::from_u128(bits)
-    };
-    (0..cap)
-        .map(|s| Term::from_factors(factor(0, s), factor(1, s), factor(2, s)))
-        .collect()
-}
-
-/// Refuses walkers of `cap` slots (from a start of `start_rank` terms, with `slack` above it)
-/// where the kernels' per-lane masks of rows cannot hold them.
-fn check_cap(shape: Shape, cap: usize, start_rank: usize, slack: usize) -> Result<()> {
-    if cap > MAX_CAP {
-        bail!(
-            "a {shape} walk from rank {start_rank} with {slack} ranks of slack needs {cap} term slots per walker; \
-             the GPU kernels hold at most {MAX_CAP}: start from a scheme of lower rank, or run it on the CPU"
-        );
-    }
-    Ok(())
-}
-
-/// Refuses `walkers` walkers of `cap` slots with move logs of `log_entries` where their buffers
-/// (terms and best terms, states, logs) would take more than half of `total_mem` bytes.
-fn check_memory(
-    shape: Shape,
-    walkers: usize,
-    (cap, factor_words): (usize, usize),
-    log_entries: usize,
-    total_mem: usize,
-) -> Result<()> {
-    // The move log takes two 32-bit words an entry: one u64.
-    let need = (2 * walkers * scheme_words(cap) * factor_words + walkers * (STATE_WORDS + log_entries)) * 8;
-    if need > total_mem / 2 {
-        bail!(
-            "{walkers} walkers of {shape} need {} MiB of GPU memory; this GPU has {} MiB (at most about {} walkers)",
-            need >> 20,
-            total_mem >> 20,
-            walkers * (total_mem / 2) / need
-        );
-    }
-    Ok(())
-}
 
 /// The GPU engine on one device, walking schemes with factors of `F` (one or two 64-bit words
 /// each in global memory).

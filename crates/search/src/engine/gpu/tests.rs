@@ -2,10 +2,9 @@
 
 use super::{
     check_cap, device_words, launch, slots_from_words, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints,
-    MAX_CAP,
 };
 use flipgraph_core::device::{
-    Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP,
+    Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP, MAX_CAP,
 };
 use flipgraph_core::group::{Orbits, Reversal};
 use flipgraph_core::symmetry::SymmetricScheme;
