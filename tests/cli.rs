@@ -5,13 +5,7 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{assert_results_verify, bin, flipgraph, interrupt, json_lines, json_of, text};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/data")
-        .join(name)
-}
+use common::{assert_results_verify, bin, data, flipgraph, interrupt, json_lines, json_of, text};
 
 /// A scheme of the shared folder beside the checkout (../shared/schemes: GPL files, not copied
 /// into tests/data); a test that needs one fails without it, saying so, rather than pass.

@@ -285,6 +285,38 @@ fn a_campaign_starts_a_format_from_what_earlier_formats_construct() {
     assert!(!text(&plain).contains("started from"), "{}", text(&plain));
 }
 
+/// A format the campaign resumes takes a construction below its best so far, built from a
+/// smaller format's result found since (the meta search's feedback): 3x3x6 stood at its naive
+/// 54, then 3x3x3 reached Laderman's 23, and the resumed 3x3x6 starts beside its pool from
+/// 23 + 23 = 46. With `--time 0` neither search walks, so the ranks are exact.
+#[test]
+fn a_resumed_format_takes_a_construction_below_its_best_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |shape: &str| dir.path().join(shape);
+    let search = |args: &[&str], to: &Path| {
+        let run = bin()
+            .args(["search", "--backend", "cpu", "--threads", "1", "--time", "0", "--quiet"])
+            .args(args)
+            .arg("--out")
+            .arg(to)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", text(&run));
+    };
+    search(&["--size", "3x3x6", "--ladder", "off"], &out("3x3x6"));
+    let laderman = common::data("3x3x3-r23-laderman.m");
+    search(&["--from", laderman.to_str().unwrap()], &out("3x3x3"));
+    let run = campaign(dir.path(), "3x3x6", "0");
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(said.contains("3x3x6 started from the sum"), "{said}");
+    assert_eq!(campaign_rows(&run)[0].2, "46", "{said}");
+    assert!(out("3x3x6").join("3x3x6-r46.json").exists(), "{said}");
+    // Run again: nothing below 46 to offer, so the format resumes as it stood.
+    let again = campaign(dir.path(), "3x3x6", "0");
+    assert!(!text(&again).contains("started from"), "{}", text(&again));
+}
+
 #[test]
 fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
     use flipgraph_core::{verify::verify, Scheme, Shape};

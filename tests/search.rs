@@ -266,7 +266,7 @@ fn a_search_reaches_its_target_and_writes_each_rank() {
 #[test]
 fn a_search_starts_from_a_file_and_checks_the_size() {
     let dir = tempfile::tempdir().unwrap();
-    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let laderman = common::data("3x3x3-r23-laderman.m");
     let out = dir.path().join("run");
     let done = bin()
         .args(["search", "--backend", "cpu", "--quiet", "--time", "1s", "--from"])
@@ -305,7 +305,7 @@ fn a_search_starts_from_a_file_and_checks_the_size() {
 #[test]
 fn a_start_padded_with_zero_terms_is_written_at_its_real_rank() {
     let dir = tempfile::tempdir().unwrap();
-    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let laderman = common::data("3x3x3-r23-laderman.m");
     let json = dir.path().join("laderman.json");
     let converted = bin()
         .arg("convert")
@@ -850,7 +850,7 @@ fn a_symmetric_search_reaches_23_with_invariant_verified_schemes() {
     // A start that is not invariant, a shape that is not square, and what the GPU's symmetric
     // walk does not do (free fixed terms, reductions by a scan, partners by groups) are
     // refused, before any GPU is looked for.
-    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let laderman = common::data("3x3x3-r23-laderman.m");
     let cases: [(&[&str], &str); 5] = [
         (
             &["--from", laderman.to_str().unwrap()],
@@ -963,7 +963,7 @@ fn a_search_from_a_given_scheme_walks_free_by_groups_and_its_resume_keeps_that()
     };
     let recipe = |sparse: &str, partners: &str| (sparse.to_owned(), partners.to_owned());
     let given = dir.path().join("given");
-    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let laderman = common::data("3x3x3-r23-laderman.m");
     cpu_search(
         "1s",
         &[
@@ -1051,7 +1051,7 @@ fn a_search_from_fixed_cubes_keeps_them_in_verified_invariant_results() {
         assert_keeps_cubes(&file, &cubes);
     }
     // Patterns that do not fit, and starts that --cubes cannot go with, are refused.
-    let laderman = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/3x3x3-r23-laderman.m");
+    let laderman = common::data("3x3x3-r23-laderman.m");
     let c3 = ["--symmetry", "c3"];
     let cases: [(&[&str], &str); 9] = [
         (
@@ -1107,10 +1107,16 @@ fn a_resume_refuses_flags_that_contradict_its_checkpoint() {
         .unwrap();
     assert!(first.status.success(), "{}", text(&first));
     let other = dir.path().join("other");
-    let cases: [(&[&str], &str); 3] = [
+    // Added starts join the pool only when they are of the search's shape.
+    let laderman = common::data("3x3x3-r23-laderman.m");
+    let cases: [(&[&str], &str); 4] = [
         (&["--size", "5"], "--size 5x5x5 contradicts"),
         (&["--seed", "7"], "--seed 7 contradicts"),
         (&["--out", other.to_str().unwrap()], "name different folders"),
+        (
+            &["--from", laderman.to_str().unwrap()],
+            "3x3x3-r23-laderman.m: a 3x3x3 scheme; the search in",
+        ),
     ];
     for (extra, want) in cases {
         let done = bin()

@@ -3,12 +3,20 @@
 //! (as text or JSON).
 #![allow(dead_code)] // each test file uses its own subset
 
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output};
 use std::time::{Duration, Instant};
 
 /// The `flipgraph` binary under test, as a command to configure.
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+}
+
+/// A file of tests/data, the schemes the tests carry.
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(name)
 }
 
 /// Runs `flipgraph` with `args` to its end.

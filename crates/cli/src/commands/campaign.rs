@@ -178,6 +178,7 @@ fn has_checkpoint(dir: &std::path::Path) -> bool {
 fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Instant) -> Result<Standing> {
     let dir = args.out.join(shape.to_string());
     let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
+    let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
     if let Some(done) = previous.filter(|p| p.done) {
         tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
         return Ok(done);
@@ -188,16 +189,25 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
         if resume { "resuming" } else { "searching" },
         best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
     );
-    let start = match resume || args.no_constructions {
-        true => None,
-        false => constructed_start(args, shape)?,
+    // A new format starts from a construction at its best known rank; one resumed takes any
+    // construction below its best so far (a smaller format improved since), beside its pool.
+    let at_most = match best_so_far {
+        Some(best) => Some(best - 1),
+        None => best_known_rank(shape),
+    };
+    let start = match (args.no_constructions, at_most) {
+        (false, Some(at_most)) => constructed_start(args, shape, at_most)?,
+        _ => None,
     };
     let mut flags = search_args(args, shape, resume);
     if let Some((path, _)) = &start {
-        // Aimed at the best known rank, as a search from naive is: a start already there ends
-        // at once (a search --from a record would aim below it).
-        (flags.size, flags.from) = (None, vec![path.clone()]);
-        flags.target_rank = best_known_rank(shape);
+        flags.from = vec![path.clone()];
+        if !resume {
+            // Aimed at the best known rank, as a search from naive is: a start already there
+            // ends at once (a search --from a record would aim below it).
+            flags.size = None;
+            flags.target_rank = best_known_rank(shape);
+        }
     }
     search::execute(&flags, stop, process_start, None)?.report(args.json);
     Ok(Standing {
@@ -232,19 +242,16 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
 }
 
 /// A start for `shape` built from the campaign's results so far, when its best construction
-/// reaches the best known rank (a composite such as 4x4x8 = 47 + 47): written, verified, to
+/// has rank `at_most` or lower (a composite such as 4x4x8 = 47 + 47): written, verified, to
 /// `OUT/starts/`, with the construction in words. None otherwise: the search starts as usual.
-fn constructed_start(args: &Args, shape: Shape) -> Result<Option<(PathBuf, String)>> {
-    let Some(known) = best_known_rank(shape) else {
-        return Ok(None);
-    };
+fn constructed_start(args: &Args, shape: Shape, at_most: usize) -> Result<Option<(PathBuf, String)>> {
     if !args.out.is_dir() {
         return Ok(None);
     }
     let Some((built, plan)) = best_construction(shape, std::slice::from_ref(&args.out))? else {
         return Ok(None);
     };
-    if built.rank() > known {
+    if built.rank() > at_most {
         return Ok(None);
     }
     let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));

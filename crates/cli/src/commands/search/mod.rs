@@ -51,7 +51,8 @@ pub struct Args {
     ///
     /// The pool starts with every scheme given, all of one shape; a folder gives every scheme
     /// file in it (other files, such as a search's checkpoint and event log, are passed over).
-    #[arg(help_heading = "Start and target", long, num_args = 1.., conflicts_with = "resume")]
+    /// Beside --resume, the schemes join the resumed pool (a better start found since).
+    #[arg(help_heading = "Start and target", long, num_args = 1..)]
     pub from: Vec<PathBuf>,
     /// Continue the search saved in this output folder.
     #[arg(help_heading = "Start and target", long)]
@@ -200,9 +201,19 @@ impl Begin {
 fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
     engine.refuse_conflicts(!args.from.is_empty())?;
     if let Some(dir) = &args.resume {
-        let (cp, start) = resume_start(dir, index, islands, engine)?;
+        let (cp, mut start) = resume_start(dir, index, islands, engine)?;
         let shape = cp.shape()?;
         refuse_contradictions(args, dir, &cp, shape)?;
+        let added = read_starts(&args.from)?;
+        if let Some((name, other)) = added.iter().find(|(_, s)| s.shape() != shape) {
+            bail!(
+                "{name}: a {} scheme; the search in {} is of {shape}",
+                other.shape(),
+                dir.display()
+            );
+        }
+        fixed_terms_of(engine.spec().symmetry, &added)?;
+        start.pool.extend(added.into_iter().map(|(_, s)| s));
         return Ok(Begin {
             shape,
             best_known: args.best_known.or(best_known_rank(shape)),
@@ -242,23 +253,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         bail!("--symmetry {group} needs a square shape; {shape} is not");
     }
     refuse_wide_symmetry(group, shape, shape.factor_width())?;
-    // The starts' terms outside free orbits (what a frozen walk keeps), for a symmetric walk.
-    let fixed = match group {
-        Group::Trivial => None,
-        _ => {
-            let mut fixed = Vec::new();
-            for (name, scheme) in &starts {
-                let scheme: Scheme = scheme.to_width()?;
-                fixed.push(orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
-                    anyhow::anyhow!(
-                        "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
-                        group_words(group)
-                    )
-                })?);
-            }
-            fixed.into_iter().min()
-        }
-    };
+    let fixed = fixed_terms_of(group, &starts)?;
     let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
     let best_known = args.best_known.or(best_known_rank(shape));
     let target = args
@@ -295,6 +290,26 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
         target,
         best_known,
     })
+}
+
+/// The fewest terms outside free orbits (what a frozen walk keeps) among `starts`, for a
+/// symmetric walk (None for a plain one); an error naming the first start not invariant.
+fn fixed_terms_of(group: Group, starts: &[(String, WideScheme)]) -> Result<Option<usize>> {
+    if group == Group::Trivial {
+        return Ok(None);
+    }
+    let mut fewest = None;
+    for (name, scheme) in starts {
+        let scheme: Scheme = scheme.to_width()?;
+        let fixed = orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
+            anyhow::anyhow!(
+                "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+                group_words(group)
+            )
+        })?;
+        fewest = Some(fewest.map_or(fixed, |f: usize| f.min(fixed)));
+    }
+    Ok(fewest)
 }
 
 /// The schemes of `--from`, each named by its file: every file given, and every scheme file in
