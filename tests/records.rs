@@ -317,6 +317,33 @@ fn a_resumed_format_takes_a_construction_below_its_best_so_far() {
     assert!(!text(&again).contains("started from"), "{}", text(&again));
 }
 
+/// `--hunt` with `--passes 2`: 2x2x2 reaches its best known 7 in the first pass and resumes in
+/// the second aimed at 6 (7 is proven optimal, so the hunt runs its time out); a campaign
+/// without `--hunt` skips a format at its best known rank.
+#[test]
+fn a_hunting_campaign_aims_a_format_at_its_best_known_rank_one_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = campaign_with(dir.path(), "2x2x2", "0.5s", &["--passes", "2", "--hunt"]);
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    let row = &campaign_rows(&run)[0];
+    assert_eq!(
+        (row.2.as_str(), row.3.as_str()),
+        ("7", "at the best known rank, hunting below"),
+        "{said}"
+    );
+    let checkpoint = std::fs::read_to_string(dir.path().join("2x2x2/checkpoint.json")).unwrap();
+    let checkpoint: Value = serde_json::from_str(&checkpoint).unwrap();
+    assert_eq!(checkpoint["target"], 6, "{said}");
+    let again = campaign(dir.path(), "2x2x2", "0.5s");
+    assert!(
+        text(&again).contains("2x2x2: at its target or its best known rank"),
+        "{}",
+        text(&again)
+    );
+    assert_eq!(campaign_rows(&again)[0].3, "at the best known rank, hunting below");
+}
+
 #[test]
 fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
     use flipgraph_core::{verify::verify, Scheme, Shape};

@@ -3,6 +3,7 @@
 //! term that breaks invariance, moves that would break invariance are refused, and the
 //! symmetric walk descends (3x3x3 to Laderman's rank 23, 4x4x4 below 64).
 
+use flipgraph_core::group::{is_invariant, orbits, Group};
 use flipgraph_core::moves;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::symmetry::{
@@ -10,7 +11,7 @@ use flipgraph_core::symmetry::{
     SymmetricWalker, SymmetryError,
 };
 use flipgraph_core::verify::{f2_tensor as tensor, verify};
-use flipgraph_core::walk::{Plateau, Walk, WalkConfig};
+use flipgraph_core::walk::{Plateau, Reductions, Walk, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 use proptest::prelude::*;
 
@@ -166,6 +167,38 @@ proptest! {
         assert_valid(&w.best_symmetric().unwrap());
         prop_assert_eq!(w.best().rank(), w.best_rank());
         prop_assert!(w.best_rank() <= w.rank());
+    }
+
+    /// Every group's walk (its orbit flips, plus moves and reductions, found by scans or by the
+    /// walk) keeps the tensor and the group's invariance, on square and rectangular shapes.
+    #[test]
+    fn every_groups_walk_keeps_invariance_and_the_tensor(
+        dims in prop_oneof![Just((3, 3, 3)), Just((4, 4, 4)), Just((5, 5, 5)), Just((2, 3, 4)), Just((3, 4, 5))],
+        group in prop_oneof![Just(Group::C3), Just(Group::Z2), Just(Group::C6)],
+        walk_reductions in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let shape = Shape::new(dims.0, dims.1, dims.2).unwrap();
+        prop_assume!(group.acts_on(shape));
+        let config = WalkConfig {
+            plateau: Plateau::Fixed(200),
+            max_rank: shape.naive_rank() + 12,
+            reductions: if walk_reductions { Reductions::Walk } else { Reductions::Scan },
+            ..WalkConfig::default()
+        };
+        let start = orbits(group, &Scheme::naive(shape)).unwrap();
+        let mut w = SymmetricWalker::from_orbits(&start, config, seed, FixedTerms::Frozen);
+        for _ in 0..4 {
+            w.walk(2_000, 0);
+            w.check_invariants();
+            let s = w.scheme();
+            prop_assert_eq!(verify(&s), Ok(()));
+            prop_assert!(is_invariant(group, &s), "{} {}: not invariant", shape, group);
+        }
+        let best = w.best();
+        prop_assert_eq!(verify(&best), Ok(()));
+        prop_assert!(is_invariant(group, &best));
+        prop_assert_eq!(best.rank(), w.best_rank());
     }
 }
 

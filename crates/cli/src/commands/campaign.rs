@@ -25,7 +25,8 @@ use crate::write::{parse_writable, write_verified, WriteArgs};
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1
-  flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it")]
+  flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it
+  flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below")]
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
     /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
@@ -55,6 +56,14 @@ pub struct Args {
     /// it construct one at its best known rank (by default such a format starts there).
     #[arg(long)]
     no_constructions: bool,
+    /// Go through the formats this many times: each later pass resumes every format where it
+    /// stands, with the starts that the results of the passes before construct.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    passes: u32,
+    /// Formats at their best known rank search below it (for a new record) instead of being
+    /// skipped: each such format resumes aimed one rank lower.
+    #[arg(long)]
+    hunt: bool,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -137,19 +146,13 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         anyhow::bail!("campaign does not run as an MPI job; run `mpirun ... flipgraph search` for each format instead");
     }
     let stop = interrupt_flag()?;
-    let mut table = Vec::new();
     let sizes = formats(&args.sizes);
-    for &shape in &sizes {
-        // A format that fails (a damaged or locked folder, another shape's checkpoint) is
-        // reported in the table, and the campaign goes on with the others.
-        let now = run_format(&args, shape, &stop, process_start).unwrap_or_else(|e| {
-            tracing::error!("{shape}: {e:#}");
-            Standing {
-                failed: Some(format!("{e:#}")),
-                ..Standing::new(shape)
-            }
-        });
-        table.push(now);
+    let mut table = Vec::new();
+    for pass in 1..=args.passes {
+        if args.passes > 1 {
+            tracing::info!("pass {pass} of {}", args.passes);
+        }
+        table = run_pass(&args, &sizes, &stop, process_start);
         if stop.load(Ordering::Relaxed) {
             break;
         }
@@ -169,6 +172,26 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One pass over the formats, until a stop: where each stands. A format that fails (a damaged
+/// or locked folder, another shape's checkpoint) is reported, and the pass goes on.
+fn run_pass(args: &Args, sizes: &[Shape], stop: &AtomicBool, process_start: Instant) -> Vec<Standing> {
+    let mut table = Vec::new();
+    for &shape in sizes {
+        let now = run_format(args, shape, stop, process_start).unwrap_or_else(|e| {
+            tracing::error!("{shape}: {e:#}");
+            Standing {
+                failed: Some(format!("{e:#}")),
+                ..Standing::new(shape)
+            }
+        });
+        table.push(now);
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    table
+}
+
 fn has_checkpoint(dir: &std::path::Path) -> bool {
     dir.join(crate::search::output::CHECKPOINT).exists()
 }
@@ -179,8 +202,12 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
     let dir = args.out.join(shape.to_string());
     let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
-    if let Some(done) = previous.filter(|p| p.done) {
-        tracing::info!("{shape}: already at its target in {}; skipped", dir.display());
+    let at_known = best_so_far.is_some_and(|best| best_known_rank(shape).is_some_and(|known| best <= known));
+    if let Some(done) = previous.filter(|p| (p.done || at_known) && !args.hunt) {
+        tracing::info!(
+            "{shape}: at its target or its best known rank in {}; skipped (--hunt searches below it)",
+            dir.display()
+        );
         return Ok(done);
     }
     let resume = has_checkpoint(&dir);
@@ -200,6 +227,10 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
         _ => None,
     };
     let mut flags = search_args(args, shape, resume);
+    if let (true, Some(best)) = (at_known && args.hunt, best_so_far) {
+        tracing::info!("{shape}: at its best known rank or below ({best}); hunting below it");
+        flags.target_rank = Some(best - 1);
+    }
     if let Some((path, _)) = &start {
         flags.from = vec![path.clone()];
         if !resume {
@@ -322,10 +353,13 @@ fn print_table(table: &[Standing], json: bool) {
             Some((rank, t)) => (rank.to_string(), format!("{:.1}s", t.as_secs_f64())),
             None => ("-".into(), "-".into()),
         };
+        let below = |rank: usize| s.best_known.is_some_and(|known| rank < known);
         let status = match (s.reached, s.done, &s.failed) {
             (_, _, Some(_)) => "failed",
             (None, _, None) => "not started",
+            (Some((rank, _)), _, None) if below(rank) => "below the best known rank",
             (Some(_), true, None) => "target reached",
+            (Some((rank, _)), false, None) if s.best_known == Some(rank) => "at the best known rank, hunting below",
             (Some(_), false, None) => "unfinished",
         };
         println!(

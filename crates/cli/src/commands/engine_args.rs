@@ -115,7 +115,7 @@ pub struct EngineArgs {
     /// GPU: most flips taken from the disjoint pairs that one match finds.
     #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value_t = 8)]
     pub gpu_flips: u32,
-    /// GPU: whether lanes draw the terms they offer to a match by their partner hints.
+    /// GPU: whether lanes offer terms to a match by their partner hints.
     #[arg(help_heading = "GPU", hide = crate::engine::gpu::PTX.is_empty(), long, default_value = "auto")]
     pub gpu_hints: HintsArg,
     /// GPU: how walkers find flip partners.
