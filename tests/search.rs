@@ -1141,6 +1141,31 @@ fn a_resume_refuses_flags_that_contradict_its_checkpoint() {
     assert!(same.status.success(), "{}", text(&same));
 }
 
+/// `--stall`: a search whose best stops improving ends on its own, well before `--time`, and
+/// says why. 2x2x2 aimed below its proven optimum 7 stalls there.
+#[test]
+fn a_stalled_search_ends_before_its_time_limit_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let done = common::search_on_one_thread()
+        .args(["--size", "2", "--target-rank", "6", "--time", "120s", "--stall", "0.5s"])
+        .args(["--json", "--quiet", "--out"])
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    let end = json_lines(&done)
+        .into_iter()
+        .find(|e| e["event"] == "end")
+        .expect("an end event");
+    assert_eq!(
+        (end["stop"].as_str(), end["best_rank"].as_u64()),
+        (Some("stalled"), Some(7)),
+        "{end}"
+    );
+}
+
 #[test]
 fn more_cpu_walkers_than_memory_holds_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();

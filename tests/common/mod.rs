@@ -19,6 +19,13 @@ pub fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `flipgraph search` on one CPU thread, to be given the rest of its arguments.
+pub fn search_on_one_thread() -> Command {
+    let mut command = bin();
+    command.args(["search", "--backend", "cpu", "--threads", "1"]);
+    command
+}
+
 /// Runs `flipgraph` with `args` to its end.
 pub fn flipgraph(args: &[&str]) -> Output {
     bin().args(args).output().expect("run flipgraph")

@@ -37,6 +37,10 @@ pub struct Args {
     /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
     #[arg(long, value_parser = parse_duration)]
     time: Option<Duration>,
+    /// A format's search ends once its best rank has not improved for this long (and for as
+    /// long as reaching it took): time follows progress; --time caps it.
+    #[arg(long, value_parser = parse_duration)]
+    stall: Option<Duration>,
     /// The campaign folder: one folder per format (SHAPE/) beneath it.
     #[arg(long, default_value = "results/campaign")]
     out: PathBuf,
@@ -257,6 +261,7 @@ fn search_args(args: &Args, shape: Shape, resume: bool) -> search::Args {
         target_rank: None,
         best_known: None,
         time: args.time,
+        stall: args.stall,
         out: Some(dir),
         formats: args.formats.clone(),
         checkpoint_secs: args.checkpoint_secs,

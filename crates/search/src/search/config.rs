@@ -159,6 +159,8 @@ impl SearchConfig {
 pub enum Stop {
     Target,
     TimeLimit,
+    /// The best rank went a stall limit without improving ([`SearchConfig::stall_limit`]).
+    Stalled,
     Interrupted,
 }
 
@@ -168,6 +170,7 @@ impl Stop {
         match self {
             Stop::Target => "target",
             Stop::TimeLimit => "time_limit",
+            Stop::Stalled => "stalled",
             Stop::Interrupted => "interrupted",
         }
     }

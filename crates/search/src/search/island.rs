@@ -129,7 +129,8 @@ impl Island {
 fn stop_code(stop: Option<Stop>) -> u64 {
     match stop {
         None => 0,
-        Some(Stop::TimeLimit) => 1,
+        // A stall is a time limit to the job: the islands agree on the weaker stop.
+        Some(Stop::TimeLimit | Stop::Stalled) => 1,
         Some(Stop::Interrupted) => 2,
         Some(Stop::Target) => 3,
     }

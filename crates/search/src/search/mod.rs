@@ -364,8 +364,10 @@ impl<'a, F: Width> Driver<'a, F> {
             Some(Stop::Target)
         } else if stop.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
-        } else if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) || self.stalled_out() {
+        } else if self.config.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
             Some(Stop::TimeLimit)
+        } else if self.stalled_out() {
+            Some(Stop::Stalled)
         } else {
             None
         }

@@ -82,6 +82,7 @@ impl Ended {
         let why = match *stop {
             Stop::Target => "target reached",
             Stop::TimeLimit => "time limit",
+            Stop::Stalled => "stalled (--stall)",
             Stop::Interrupted => "interrupted; checkpoint written",
         };
         let climbed = climb

@@ -1,0 +1,97 @@
+//! A search's starts: the scheme files of `--from` (folders of them too), what a symmetric
+//! walk keeps of them, and where the target stands against the ranks a walk can take.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use flipgraph_core::formats::Format;
+use flipgraph_core::group::orbits;
+use flipgraph_core::{Scheme, Shape, WideScheme};
+
+use crate::engine::Group;
+use crate::schemes::read_valid_f2;
+use crate::search::output::CHECKPOINT;
+
+/// The fewest terms outside free orbits (what a frozen walk keeps) among `starts`, for a
+/// symmetric walk (None for a plain one); an error naming the first start not invariant.
+pub(super) fn fixed_terms_of(group: Group, starts: &[(String, WideScheme)]) -> Result<Option<usize>> {
+    if group == Group::Trivial {
+        return Ok(None);
+    }
+    let mut fewest = None;
+    for (name, scheme) in starts {
+        let scheme: Scheme = scheme.to_width()?;
+        let fixed = orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
+            anyhow::anyhow!(
+                "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+                group_words(group)
+            )
+        })?;
+        fewest = Some(fewest.map_or(fixed, |f: usize| f.min(fixed)));
+    }
+    Ok(fewest)
+}
+
+/// The schemes of `--from`, each named by its file: every file given, and every scheme file in
+/// a folder given (files of no scheme format, a search's checkpoint and log among them, are
+/// passed over; a scheme file that does not read is an error naming it).
+pub(super) fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, WideScheme)>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("cannot read the folder {}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && has_scheme_extension(p) && !is_search_file(p))
+            .collect();
+        if found.is_empty() {
+            bail!("{}: no scheme files in this folder", path.display());
+        }
+        found.sort();
+        files.extend(found);
+    }
+    files
+        .into_iter()
+        .map(|f| Ok((f.display().to_string(), read_valid_f2(&f)?)))
+        .collect()
+}
+
+/// Whether `path` ends in a scheme format's extension (`.json`, `.m`, `.exp`, `.txt`, `.b32`).
+fn has_scheme_extension(path: &Path) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str());
+    extension.is_some_and(|e| Format::ALL.iter().any(|f| f.extension() == e))
+}
+
+/// Whether `path` is one of a search's own files, not a scheme (its checkpoint or event log).
+fn is_search_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == CHECKPOINT || n == crate::search::output::EVENTS)
+}
+
+/// Where a symmetric walk with `fixed` frozen fixed terms can stop on its way to `target`: its
+/// moves change the rank by `unit` terms at a time (its group's order), so every rank it takes
+/// is `fixed` modulo `unit`. None when `target` is such a rank; else the highest one below it.
+pub(super) fn frozen_stop(target: usize, fixed: usize, unit: usize) -> Option<usize> {
+    let off = (target + unit - fixed % unit) % unit;
+    (off != 0).then(|| target.saturating_sub(off))
+}
+
+/// A rank no scheme of `shape` goes below: the largest rank of the tensor's flattenings, `n m`,
+/// `m p` and `p n` (each flattening is a full-rank matrix of that size).
+pub(super) fn lower_bound(shape: Shape) -> usize {
+    let [n, m, p] = shape.dims();
+    (n * m).max(m * p).max(p * n)
+}
+
+/// What `group` keeps, in words for an error.
+fn group_words(group: Group) -> &'static str {
+    match group {
+        Group::Trivial => "every scheme",
+        Group::C3 => "the cyclic symmetry a(x)b(x)c -> b(x)c(x)a",
+        Group::Z2 => "reversing every index",
+        Group::C6 => "the cyclic symmetry and reversing every index",
+    }
+}
