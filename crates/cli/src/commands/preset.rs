@@ -1,4 +1,5 @@
-//! `--preset`: the best method measured for a shape, taken by a new search of it on a GPU.
+//! `--preset`: the best method measured for a shape, taken by a new search of it on a GPU (and
+//! on the CPU where it was measured there too).
 
 use clap::ValueEnum;
 use flipgraph_core::Shape;
@@ -19,6 +20,8 @@ pub enum PresetArg {
 /// A shape's best measured method on a GPU: a symmetric search from cubes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
+    /// Whether it was measured the best on the CPU too.
+    pub on_cpu: bool,
     /// The group.
     pub symmetry: SymmetryArg,
     /// The `--cubes` patterns.
@@ -28,11 +31,13 @@ pub struct Preset {
 }
 
 /// The presets, by square shape (BENCHMARKS.md, Time to the best known rank: the 5x5x5 and
-/// 6x6x6 rows).
+/// 6x6x6 rows; on the CPU, the 5x5x5 one: BENCHMARKS.md, CPU, about 450 CPU seconds a 93 with
+/// walk reductions, where the plain walk from naive stops near 101 in 5 minutes on 2 cores).
 const PRESETS: [(usize, Preset); 2] = [
     (
         5,
         Preset {
+            on_cpu: true,
             symmetry: SymmetryArg::C3,
             cubes: &["10001", "01010", "00100"],
             plus_cap: None,
@@ -41,6 +46,7 @@ const PRESETS: [(usize, Preset); 2] = [
     (
         6,
         Preset {
+            on_cpu: false,
             symmetry: SymmetryArg::C6,
             cubes: &["110000", "001100", "000011"],
             plus_cap: Some(216),
@@ -68,14 +74,15 @@ impl Preset {
 impl EngineArgs {
     /// Takes the preset of `shape` ([`Preset::of`]) where `--preset` allows it and none of the
     /// flags it sets (nor a plus-move limit) was given; `on_gpu` says whether the engine walks
-    /// on a GPU, where the presets were measured. Returns the preset taken.
+    /// on a GPU, where the presets were measured (asked only of a preset not measured on the
+    /// CPU). Returns the preset taken.
     pub fn take_preset(&mut self, shape: Shape, on_gpu: impl FnOnce(&EngineArgs) -> bool) -> Option<Preset> {
         let untouched = self.symmetry.is_none()
             && self.cubes.is_empty()
             && self.plus_slack.is_none()
             && self.plus_cap.is_none()
             && self.preset != Some(PresetArg::Off);
-        let preset = Preset::of(shape).filter(|_| untouched && on_gpu(self))?;
+        let preset = Preset::of(shape).filter(|p| untouched && (p.on_cpu || on_gpu(self)))?;
         self.symmetry = Some(preset.symmetry);
         self.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
         self.plus_cap = preset.plus_cap;

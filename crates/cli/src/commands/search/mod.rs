@@ -125,7 +125,7 @@ fn engine_flags(args: &Args) -> Result<EngineArgs> {
         if let (Some(shape), true) = (args.size, args.from.is_empty()) {
             if let Some(preset) = engine.take_preset(shape, |e| e.spec().on_gpu()) {
                 tracing::info!(
-                    "{shape} on a GPU: the best measured method, {} (BENCHMARKS.md, Time to the best known rank; --preset off walks as the other flags say)",
+                    "{shape}: the best measured method, {} (BENCHMARKS.md, Time to the best known rank and CPU; --preset off walks as the other flags say)",
                     preset.describe()
                 );
             }
