@@ -205,8 +205,10 @@ fn has_checkpoint(dir: &std::path::Path) -> bool {
 fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Instant) -> Result<Standing> {
     let dir = args.out.join(shape.to_string());
     let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
+    let resume = previous.is_some();
+    let known = best_known_rank(shape);
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
-    let at_known = best_so_far.is_some_and(|best| best_known_rank(shape).is_some_and(|known| best <= known));
+    let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
     if let Some(done) = previous.filter(|p| (p.done || at_known) && !args.hunt) {
         tracing::info!(
             "{shape}: at its target or its best known rank in {}; skipped (--hunt searches below it)",
@@ -214,18 +216,14 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
         );
         return Ok(done);
     }
-    let resume = has_checkpoint(&dir);
     tracing::info!(
         "{shape}: {} toward {}",
         if resume { "resuming" } else { "searching" },
-        best_known_rank(shape).map_or("one below the start".into(), |r| format!("rank {r}"))
+        known.map_or("one below the start".into(), |r| format!("rank {r}"))
     );
     // A new format starts from a construction at its best known rank; one resumed takes any
     // construction below its best so far (a smaller format improved since), beside its pool.
-    let at_most = match best_so_far {
-        Some(best) => Some(best - 1),
-        None => best_known_rank(shape),
-    };
+    let at_most = best_so_far.map(|best| best - 1).or(known);
     let start = match (args.no_constructions, at_most) {
         (false, Some(at_most)) => constructed_start(args, shape, at_most)?,
         _ => None,
@@ -241,7 +239,7 @@ fn run_format(args: &Args, shape: Shape, stop: &AtomicBool, process_start: Insta
             // Aimed at the best known rank, as a search from naive is: a start already there
             // ends at once (a search --from a record would aim below it).
             flags.size = None;
-            flags.target_rank = best_known_rank(shape);
+            flags.target_rank = known;
         }
     }
     search::execute(&flags, stop, process_start, None)?.report(args.json);
