@@ -145,7 +145,7 @@ fn campaign_rows(out: &std::process::Output) -> Vec<(String, String, String, Str
         .lines()
         .skip_while(|l| !l.starts_with("format"))
         .skip(1)
-        .take_while(|l| !l.contains(" started from ") && !l.contains(" failed: "))
+        .take_while(|l| !l.contains(" started from ") && !l.contains(" failed: ") && !l.contains(" formats with "))
         .map(|l| {
             let c: Vec<&str> = l.split_whitespace().collect();
             (c[0].into(), c[1].into(), c[2].into(), c[4..].join(" "))
@@ -208,6 +208,69 @@ fn a_campaign_reaches_the_best_known_rank_of_each_format_and_continues_when_run_
     let second = campaign(dir.path(), "4", "0.3s");
     assert!(text(&second).contains("4x4x4: resuming"), "{}", text(&second));
     assert!(elapsed() > before + 0.2);
+}
+
+/// `--jobs 2`: two formats at a time, each on half the cores, every format once per pass,
+/// each one's lines named by its format; the table counts the formats at their best known rank.
+#[test]
+fn a_campaign_searches_formats_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let sizes = "2x2x3,2x3x3,2x3x4,3x3x3";
+    let out = campaign_with(dir.path(), sizes, "60s", &["--jobs", "2", "--passes", "2"]);
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("2 formats at a time, side by side (one CPU thread each)"),
+        "{said}"
+    );
+    let rows = campaign_rows(&out);
+    let formats: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(formats, sizes.split(',').collect::<Vec<_>>(), "{said}");
+    assert!(rows.iter().all(|r| r.1 == r.2 && r.3 == "target reached"), "{said}");
+    // Pass 2 finds each at its target.
+    for format in &formats {
+        assert!(
+            said.contains(&format!("{{format={format}}}: {format}: at its target")),
+            "{said}"
+        );
+    }
+    assert!(
+        said.contains("4 of 4 formats with a best known rank are at it or below"),
+        "{said}"
+    );
+}
+
+/// `--total`: no format begins once the campaign's time is spent, and the one searched then
+/// stops there; the table says which formats were not started.
+#[test]
+fn a_campaign_ends_within_its_total_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let begun = std::time::Instant::now();
+    let out = bin()
+        .args([
+            "campaign",
+            "--backend",
+            "cpu",
+            "--quiet",
+            "--sizes",
+            "5,4x5x5",
+            "--total",
+            "1.5s",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(begun.elapsed().as_secs_f64() < 30.0, "{said}");
+    let rows = campaign_rows(&out);
+    assert_eq!(rows[0].3, "unfinished", "{said}");
+    assert_eq!(
+        (rows[1].0.as_str(), rows[1].3.as_str()),
+        ("4x5x5", "not started"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -233,7 +233,7 @@ pub fn parse_diagonal(s: &str) -> Result<String, String> {
 }
 
 /// A count of at least one (0 threads, walkers or steps would walk nothing, forever).
-fn at_least_one<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
+pub fn at_least_one<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Result<T, String> {
     match s.parse::<T>() {
         Ok(n) if n == T::default() => Err("must be at least 1".to_owned()),
         Ok(n) => Ok(n),

@@ -399,6 +399,7 @@ impl<'a, F: Width> Driver<'a, F> {
         let mut c = self.counters;
         c.subtract(window.1);
         let status = Status {
+            shape: self.config.shape,
             best_rank: self.pool.best_rank().unwrap_or(0),
             best_known: self.config.best_known,
             vertices_per_s: c.vertices as f64 / dt,

@@ -3,12 +3,15 @@
 
 use std::time::{Duration, Instant};
 
+use flipgraph_core::Shape;
+
 #[cfg(feature = "terminal")]
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A snapshot of a running search.
 #[derive(Clone, Copy, Debug)]
 pub struct Status {
+    pub shape: Shape,
     pub best_rank: usize,
     pub best_known: Option<usize>,
     pub vertices_per_s: f64,
@@ -36,7 +39,8 @@ impl Status {
         };
         let [low, median, high] = self.walker_ranks;
         format!(
-            "rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | holding {:.0}% | walkers {low}/{median}/{high} | {:.0?} | pool {}",
+            "{} rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | holding {:.0}% | walkers {low}/{median}/{high} | {:.0?} | pool {}",
+            self.shape,
             self.best_rank,
             si(self.vertices_per_s),
             si(self.reductions_per_s),
@@ -51,6 +55,7 @@ impl Status {
         serde_json::json!({
             "event": "progress",
             "t": self.elapsed.as_secs_f64(),
+            "shape": self.shape.to_string(),
             "best_rank": self.best_rank,
             "best_known": self.best_known,
             "vertices_per_s": self.vertices_per_s,
@@ -94,15 +99,28 @@ impl Progress {
     /// A live status line on a terminal (with the feature `terminal`), log lines otherwise;
     /// `json` prints JSON lines to stdout; `quiet` nothing.
     pub fn new(json: bool, quiet: bool) -> Progress {
+        Self::choose(json, quiet, true)
+    }
+
+    /// As [`Progress::new`], but log lines on a terminal too: for searches that run side by
+    /// side, whose live lines would overwrite each other.
+    pub fn in_lines(json: bool, quiet: bool) -> Progress {
+        Self::choose(json, quiet, false)
+    }
+
+    fn choose(json: bool, quiet: bool, live: bool) -> Progress {
+        let log = || Mode::Log {
+            every: Duration::from_secs(10),
+            last: Instant::now(),
+        };
         let mode = if quiet {
             Mode::Quiet
         } else if json {
             Mode::Json
+        } else if live {
+            Self::on_terminal().unwrap_or_else(log)
         } else {
-            Self::on_terminal().unwrap_or(Mode::Log {
-                every: Duration::from_secs(10),
-                last: Instant::now(),
-            })
+            log()
         };
         Progress { mode }
     }

@@ -91,6 +91,9 @@ pub struct Args {
     /// No progress output.
     #[arg(help_heading = "Output", long, short)]
     pub quiet: bool,
+    /// Progress in log lines even on a terminal (a campaign's formats searched side by side).
+    #[arg(skip)]
+    pub in_lines: bool,
     /// MPI jobs: how often the processes (islands) swap their best schemes.
     #[arg(help_heading = "MPI jobs", long, default_value = "5", value_parser = parse_duration, hide = !cfg!(feature = "mpi"))]
     pub exchange_every: Duration,
@@ -458,6 +461,14 @@ pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Op
     }
 }
 
+/// The progress output `args` asks for; none for a `quiet` one.
+fn progress_of(args: &Args, quiet: bool) -> Progress {
+    match args.in_lines {
+        true => Progress::in_lines(args.json, args.quiet || quiet),
+        false => Progress::new(args.json, args.quiet || quiet),
+    }
+}
+
 /// The search of [`execute`] from `begun`, on factors of `F`.
 fn walk<F: Width>(
     args: &Args,
@@ -541,7 +552,7 @@ fn walk<F: Width>(
         )
     };
     // Island 0 speaks for the job.
-    let progress = Progress::new(args.json, args.quiet || index > 0);
+    let progress = progress_of(args, index > 0);
     let on_gpu = engine.kind() == Kind::Gpu;
     let lone = place.is_none();
     let mut driver = Driver::new(
@@ -568,7 +579,7 @@ fn walk<F: Width>(
             };
             let (_, start) = resume_start(&out_dir, 0, 1, flags)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
-            let progress = Progress::new(args.json, args.quiet);
+            let progress = progress_of(args, false);
             let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;
             driver.run(stop)?
         }

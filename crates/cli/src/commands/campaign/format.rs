@@ -1,0 +1,216 @@
+//! One format's turn in a campaign: skipped at its target, or searched (fresh, from a
+//! construction, or resumed), and where it stands afterwards.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use flipgraph_core::formats::Format;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::Shape;
+
+use super::Args;
+use crate::commands::algebra::best_construction;
+use crate::commands::engine_args::EngineArgs;
+use crate::commands::search;
+use crate::search::island::Sharing;
+use crate::search::output::{Checkpoint, CHECKPOINT};
+use crate::write::{write_verified, WriteArgs};
+
+/// Where one format of the campaign stands.
+pub struct Standing {
+    pub shape: Shape,
+    pub best_known: Option<usize>,
+    /// Best rank reached and total search time, once the format has a checkpoint.
+    pub reached: Option<(usize, Duration)>,
+    pub done: bool,
+    /// The construction it started from in this run, if any.
+    pub start: Option<String>,
+    /// Why the format failed in this run, if it did.
+    pub failed: Option<String>,
+}
+
+impl Standing {
+    /// A format not started.
+    pub fn new(shape: Shape) -> Standing {
+        Standing {
+            shape,
+            best_known: best_known_rank(shape),
+            reached: None,
+            done: false,
+            start: None,
+            failed: None,
+        }
+    }
+
+    /// A format whose turn failed with `error`.
+    pub fn failed(shape: Shape, error: &anyhow::Error) -> Standing {
+        Standing {
+            failed: Some(format!("{error:#}")),
+            ..Standing::new(shape)
+        }
+    }
+
+    /// Where the format's folder under `out` stands (not started where it has no checkpoint
+    /// or cannot be read).
+    pub fn on_disk(shape: Shape, out: &Path) -> Standing {
+        let dir = out.join(shape.to_string());
+        let known = has_checkpoint(&dir).then(|| standing(shape, &dir).ok()).flatten();
+        known.unwrap_or_else(|| Standing::new(shape))
+    }
+}
+
+/// What a format's turn runs on: its engine flags (a GPU of its own, or a share of the
+/// cores) and how long it may take.
+pub struct Assignment<'a> {
+    pub engine: &'a EngineArgs,
+    pub time: Option<Duration>,
+    /// Which pass of how many, when there are several.
+    pub pass: Option<(u32, u32)>,
+    /// Whether other formats are searched beside it (progress in log lines, then).
+    pub side_by_side: bool,
+}
+
+fn has_checkpoint(dir: &Path) -> bool {
+    dir.join(CHECKPOINT).exists()
+}
+
+/// Searches one format of the campaign (or skips it, at its target already) and says where
+/// it stands.
+pub fn run_format(
+    args: &Args,
+    turn: &Assignment,
+    shape: Shape,
+    stop: &AtomicBool,
+    process_start: Instant,
+) -> Result<Standing> {
+    let dir = args.out.join(shape.to_string());
+    let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
+    let resume = previous.is_some();
+    let known = best_known_rank(shape);
+    let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
+    let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
+    if let Some(done) = previous.filter(|p| (p.done || at_known) && !args.hunt) {
+        tracing::info!(
+            "{shape}: at its target or its best known rank in {}; skipped (--hunt searches below it)",
+            dir.display()
+        );
+        return Ok(done);
+    }
+    let pass = turn
+        .pass
+        .map(|(pass, of)| format!(" (pass {pass} of {of})"))
+        .unwrap_or_default();
+    tracing::info!(
+        "{shape}: {} toward {}{pass}",
+        if resume { "resuming" } else { "searching" },
+        known.map_or("one below the start".into(), |r| format!("rank {r}"))
+    );
+    // A new format starts from a construction at its best known rank; one resumed takes any
+    // construction below its best so far (a smaller format improved since), beside its pool.
+    let at_most = best_so_far.map(|best| best - 1).or(known);
+    let start = match (args.no_constructions, at_most) {
+        (false, Some(at_most)) => constructed_start(args, shape, at_most)?,
+        _ => None,
+    };
+    let mut flags = search_args(args, turn, shape, resume);
+    if let (true, Some(best)) = (at_known && args.hunt, best_so_far) {
+        tracing::info!("{shape}: at its best known rank or below ({best}); hunting below it");
+        flags.target_rank = Some(best - 1);
+    }
+    if let Some((path, _)) = &start {
+        flags.from = vec![path.clone()];
+        if !resume {
+            // Aimed at the best known rank, as a search from naive is: a start already there
+            // ends at once (a search --from a record would aim below it).
+            flags.size = None;
+            flags.target_rank = known;
+        }
+    }
+    search::execute(&flags, stop, process_start, None)?.report(args.json);
+    Ok(Standing {
+        start: start.map(|(_, how)| how),
+        ..standing(shape, &dir)?
+    })
+}
+
+/// The `search` one format of the campaign runs: fresh, or resumed from its folder.
+fn search_args(args: &Args, turn: &Assignment, shape: Shape, resume: bool) -> search::Args {
+    let dir = args.out.join(shape.to_string());
+    search::Args {
+        size: (!resume).then_some(shape),
+        from: Vec::new(),
+        resume: resume.then(|| dir.clone()),
+        target_rank: None,
+        best_known: None,
+        time: turn.time,
+        stall: args.stall,
+        out: Some(dir),
+        formats: args.formats.clone(),
+        checkpoint_secs: args.checkpoint_secs,
+        json: args.json,
+        quiet: args.quiet,
+        in_lines: turn.side_by_side,
+        exchange_every: Sharing::default().every,
+        exchange_schemes: Sharing::default().schemes,
+        // A resumed format keeps the cubes its checkpoint records (a resume refuses --cubes).
+        engine: EngineArgs {
+            cubes: if resume { Vec::new() } else { turn.engine.cubes.clone() },
+            ..turn.engine.clone()
+        },
+    }
+}
+
+/// A start for `shape` built from the campaign's results so far, when its best construction
+/// has rank `at_most` or lower (a composite such as 4x4x8 = 47 + 47): written, verified, to
+/// `OUT/starts/`, with the construction in words. None otherwise: the search starts as usual.
+fn constructed_start(args: &Args, shape: Shape, at_most: usize) -> Result<Option<(PathBuf, String)>> {
+    if !args.out.is_dir() {
+        return Ok(None);
+    }
+    let Some((built, plan)) = best_construction(shape, std::slice::from_ref(&args.out))? else {
+        return Ok(None);
+    };
+    if built.rank() > at_most {
+        return Ok(None);
+    }
+    let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));
+    std::fs::create_dir_all(path.parent().expect("a folder"))?;
+    let write = WriteArgs {
+        to: Format::PerminovJson,
+        output: Some(path.clone()),
+        mod2: true,
+    };
+    write_verified(&built, &write, "constructed start")?;
+    let how = format!("the {} (rank {})", plan.construction, built.rank());
+    tracing::info!("{shape}: starts from {how}, built from the campaign's results");
+    Ok(Some((path, how)))
+}
+
+fn best_rank(cp: &Checkpoint) -> Result<usize> {
+    cp.schemes::<u128>()?
+        .iter()
+        .map(|s| s.rank())
+        .min()
+        .context("the checkpoint's pool is empty")
+}
+
+/// Where the search in `dir` stands, from its checkpoint; an error when the checkpoint is of
+/// another shape (a folder of the campaign holding some other search).
+fn standing(shape: Shape, dir: &Path) -> Result<Standing> {
+    let cp = Checkpoint::read(dir)?;
+    let held = cp.shape()?;
+    if held != shape {
+        anyhow::bail!(
+            "{} holds a search of {held}, not {shape}; move it away or choose another --out",
+            dir.display()
+        );
+    }
+    let best = best_rank(&cp)?;
+    Ok(Standing {
+        reached: Some((best, cp.elapsed())),
+        done: best <= cp.target,
+        ..Standing::new(shape)
+    })
+}

@@ -1,0 +1,303 @@
+//! `flipgraph campaign`: several formats searched in turn (side by side on a host's GPUs),
+//! each toward its best known rank, with one table at the end; running the same command again
+//! continues it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use flipgraph_core::formats::Format;
+use flipgraph_core::known::{table, wide_table, BestKnown};
+use flipgraph_core::Shape;
+
+use super::duration::parse_duration;
+use super::engine_args::{at_least_one, EngineArgs};
+use super::search::interrupt_flag;
+use crate::engine::cores;
+use crate::write::parse_writable;
+
+mod format;
+mod schedule;
+mod table;
+
+use format::{run_format, Assignment, Standing};
+use schedule::Schedule;
+use table::print_table;
+
+/// Search several formats in turn (side by side on a host's GPUs), each down to its best known
+/// rank (`flipgraph known`), and print one table of where each stands. Each format has its folder under --out; running the
+/// same command again skips the formats that reached their target and resumes the others.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1
+  flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it
+  flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below")]
+pub struct Args {
+    /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
+    /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
+    /// before it), or `wide`: the 309 formats of `flipgraph known --wide` (a dimension past 8,
+    /// at most 128 entries a matrix), smallest first.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = parse_sizes)]
+    sizes: Vec<Sizes>,
+    /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<Duration>,
+    /// A format's search ends once its best rank has not improved for this long (and for as
+    /// long as reaching it took): time follows progress; --time caps it.
+    #[arg(long, value_parser = parse_duration)]
+    stall: Option<Duration>,
+    /// The campaign folder: one folder per format (SHAPE/) beneath it.
+    #[arg(long, default_value = "results/campaign")]
+    out: PathBuf,
+    /// Formats of the result files (comma separated): json, txt, letter, seed.
+    #[arg(long, value_delimiter = ',', default_value = "json", value_parser = parse_writable)]
+    formats: Vec<Format>,
+    /// Time between checkpoints (see `search --help`).
+    #[arg(long, default_value = "5", value_parser = parse_duration)]
+    checkpoint_secs: Duration,
+    /// Progress as JSON lines on standard output.
+    #[arg(long)]
+    json: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Start every format from the naive scheme, even where the results of the formats before
+    /// it construct one at its best known rank (by default such a format starts there).
+    #[arg(long)]
+    no_constructions: bool,
+    /// Go through the formats this many times: each later pass resumes every format where it
+    /// stands, with the starts that the results of the passes before construct.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    passes: u32,
+    /// Formats at their best known rank search below it (for a new record) instead of being
+    /// skipped: each such format resumes aimed one rank lower.
+    #[arg(long)]
+    hunt: bool,
+    /// Formats searched at once, side by side (default: one per GPU, each on its own GPU; on
+    /// the CPU one, with every core). A format that ends (at its target, stalled, out of time)
+    /// gives its lane to the next; on the CPU the lanes share the cores.
+    #[arg(long, value_parser = at_least_one::<usize>)]
+    jobs: Option<usize>,
+    /// The whole campaign's time: no format begins after it, and the formats searched then stop
+    /// there (checkpointed; the same command continues).
+    #[arg(long, value_parser = parse_duration)]
+    total: Option<Duration>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// One entry of `--sizes`.
+#[derive(Clone, Debug)]
+enum Sizes {
+    One(Shape),
+    All,
+    Wide,
+}
+
+fn parse_sizes(s: &str) -> Result<Sizes, String> {
+    match s.trim() {
+        "all" => Ok(Sizes::All),
+        "wide" => Ok(Sizes::Wide),
+        one => one.parse().map(Sizes::One).map_err(|e| format!("{e}")),
+    }
+}
+
+/// The formats of `entries`, by naive rank (then by dimensions).
+fn by_size(entries: impl Iterator<Item = BestKnown>) -> Vec<Shape> {
+    let mut all: Vec<Shape> = entries
+        .filter_map(|e| Shape::new(e.dims[0], e.dims[1], e.dims[2]).ok())
+        .collect();
+    all.sort_by_key(|s| (s.naive_rank(), s.dims()));
+    all
+}
+
+/// The formats `sizes` names, in order, each once: `all` is every format of the best known
+/// table by naive rank (then by dimensions).
+fn formats(sizes: &[Sizes]) -> Vec<Shape> {
+    let mut out: Vec<Shape> = Vec::new();
+    for entry in sizes {
+        let more: Vec<Shape> = match entry {
+            Sizes::One(shape) => vec![*shape],
+            Sizes::All => by_size(table()),
+            Sizes::Wide => by_size(wide_table()),
+        };
+        for shape in more {
+            if !out.contains(&shape) {
+                out.push(shape);
+            }
+        }
+    }
+    out
+}
+
+pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
+    // Every process of a job would run the whole campaign into the same folders.
+    #[cfg(feature = "mpi")]
+    if flipgraph_search::cluster::Job::init()?.is_some() {
+        anyhow::bail!("campaign does not run as an MPI job; run `mpirun ... flipgraph search` for each format instead");
+    }
+    let stop = interrupt_flag()?;
+    let sizes = formats(&args.sizes);
+    let lanes = lanes(&args)?;
+    if lanes.len() > 1 {
+        tracing::info!(
+            "{} formats at a time, side by side ({})",
+            lanes.len(),
+            lanes_in_words(&lanes)
+        );
+    }
+    let until = args.total.map(|total| Instant::now() + total);
+    let schedule = Schedule::new(sizes.len(), args.passes);
+    std::thread::scope(|scope| {
+        for lane in &lanes {
+            let work = Work {
+                args: &args,
+                sizes: &sizes,
+                schedule: &schedule,
+                stop: &stop,
+                until,
+                side_by_side: lanes.len() > 1,
+                process_start,
+            };
+            scope.spawn(move || work.run(lane));
+        }
+    });
+    // The formats this run did not reach: where their folders stand (earlier runs may have
+    // searched them).
+    let table: Vec<Standing> = schedule
+        .into_latest()
+        .into_iter()
+        .zip(&sizes)
+        .map(|(latest, &shape)| latest.unwrap_or_else(|| Standing::on_disk(shape, &args.out)))
+        .collect();
+    print_table(&table, args.json);
+    let failed = table.iter().filter(|s| s.failed.is_some()).count();
+    if failed > 0 {
+        eprintln!("error: {failed} of {} formats failed (see the table)", table.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The engine flags of each lane, the formats searched at once: on GPUs one lane per GPU (each
+/// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
+/// share of the cores).
+fn lanes(args: &Args) -> Result<Vec<EngineArgs>> {
+    let engine = &args.engine;
+    let on_gpu = engine.spec().on_gpu();
+    let gpus = if on_gpu { crate::engine::gpu::device_count()? } else { 0 };
+    let jobs = args
+        .jobs
+        .unwrap_or(if on_gpu && engine.gpu.is_none() { gpus } else { 1 })
+        .max(1);
+    Ok((0..jobs)
+        .map(|lane| match on_gpu {
+            true => EngineArgs {
+                gpu: Some(engine.gpu.unwrap_or(lane % gpus.max(1))),
+                ..engine.clone()
+            },
+            false => EngineArgs {
+                threads: engine.threads.or((jobs > 1).then(|| (cores() / jobs).max(1))),
+                ..engine.clone()
+            },
+        })
+        .collect())
+}
+
+/// "on GPUs 0, 1, 2, 3", or "2 CPU threads each".
+fn lanes_in_words(lanes: &[EngineArgs]) -> String {
+    let gpus: Vec<String> = lanes.iter().filter_map(|l| l.gpu.map(|g| g.to_string())).collect();
+    match gpus.is_empty() {
+        false => format!("on GPUs {}", gpus.join(", ")),
+        true => match lanes[0].threads.unwrap_or_else(cores) {
+            1 => "one CPU thread each".to_owned(),
+            n => format!("{n} CPU threads each"),
+        },
+    }
+}
+
+/// What every lane shares: the campaign, its queue of turns and its stops.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    args: &'a Args,
+    sizes: &'a [Shape],
+    schedule: &'a Schedule<Standing>,
+    stop: &'a AtomicBool,
+    /// The end of --total.
+    until: Option<Instant>,
+    side_by_side: bool,
+    process_start: Instant,
+}
+
+/// A format's turn takes at least this long of what --total leaves, or is not begun.
+const SHORTEST_TURN: Duration = Duration::from_secs(1);
+
+impl Work<'_> {
+    /// The time left of --total (None: no --total).
+    fn left(&self) -> Option<Duration> {
+        self.until.map(|until| until.saturating_duration_since(Instant::now()))
+    }
+
+    /// Takes turns on `lane` until none is left, Ctrl-C, or the end of --total. A format that
+    /// fails (a damaged or locked folder, another shape's checkpoint) is reported, and the
+    /// campaign goes on.
+    fn run(self, lane: &EngineArgs) {
+        let halt = || self.stop.load(Ordering::Relaxed) || self.left().is_some_and(|left| left < SHORTEST_TURN);
+        while let Some(turn) = self.schedule.take(halt) {
+            let shape = self.sizes[turn.format];
+            let _format = self
+                .side_by_side
+                .then(|| tracing::info_span!("", format = %shape).entered());
+            let time = match (self.args.time, self.left()) {
+                (Some(time), Some(left)) => Some(time.min(left)),
+                (time, left) => time.or(left),
+            };
+            let assignment = Assignment {
+                engine: lane,
+                time,
+                pass: (self.args.passes > 1).then_some((turn.pass, self.args.passes)),
+                side_by_side: self.side_by_side,
+            };
+            let now = run_format(self.args, &assignment, shape, self.stop, self.process_start).unwrap_or_else(|e| {
+                tracing::error!("{shape}: {e:#}");
+                Standing::failed(shape, &e)
+            });
+            self.schedule.finish(turn, now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{formats, parse_sizes, Sizes};
+    use flipgraph_core::Shape;
+
+    fn shape(n: usize, m: usize, p: usize) -> Shape {
+        Shape::new(n, m, p).unwrap()
+    }
+
+    #[test]
+    fn all_is_every_known_format_smallest_first_and_each_once() {
+        let all = formats(&[Sizes::All]);
+        assert_eq!(all.len(), 84);
+        assert_eq!((all[0], all[83]), (shape(2, 2, 2), shape(8, 8, 8)));
+        let at = |s: Shape| all.iter().position(|&x| x == s).unwrap();
+        // What a composite is built from comes before it.
+        assert!(at(shape(4, 4, 4)) < at(shape(4, 4, 8)) && at(shape(4, 4, 8)) < at(shape(8, 8, 8)));
+        let mixed = formats(&[parse_sizes("2x2x3").unwrap(), parse_sizes("all").unwrap()]);
+        assert_eq!((mixed.len(), mixed[0]), (84, shape(2, 2, 3)));
+        assert!(parse_sizes("9").is_ok() && parse_sizes("17").is_err());
+    }
+
+    #[test]
+    fn wide_is_every_format_past_8() {
+        let wide = formats(&[parse_sizes("wide").unwrap()]);
+        assert_eq!(wide.len(), 309);
+        assert_eq!(wide[0], shape(2, 2, 9));
+        assert!(wide.iter().all(|s| s.dims().iter().any(|&d| d > 8)));
+        assert!(wide.contains(&shape(4, 5, 12)) && wide.contains(&shape(8, 8, 9)));
+        assert!(parse_sizes("4x5x12").is_ok());
+    }
+}

@@ -1,0 +1,129 @@
+//! The campaign's queue: which format a free lane (a GPU, or a share of the CPU's cores)
+//! searches next, so that formats run side by side and a format that ends early (at its
+//! target, or stalled) gives its lane to the next one at once.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+/// One search of the campaign: a format (its index in the list) in a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub pass: u32,
+    pub format: usize,
+}
+
+/// The turns still to take, in order (every format of pass 1, then of pass 2, ...), the
+/// formats being searched, and where each format stood after its latest turn (`T`).
+pub struct Schedule<T> {
+    state: Mutex<State<T>>,
+    freed: Condvar,
+}
+
+struct State<T> {
+    waiting: VecDeque<Turn>,
+    running: Vec<usize>,
+    latest: Vec<Option<T>>,
+}
+
+/// How long a lane waits for a running format before it looks at `halt` again.
+const LOOK_AGAIN: Duration = Duration::from_millis(200);
+
+impl<T> Schedule<T> {
+    /// Every format of `formats` once in each of `passes` passes.
+    pub fn new(formats: usize, passes: u32) -> Schedule<T> {
+        let waiting = (1..=passes)
+            .flat_map(|pass| (0..formats).map(move |format| Turn { pass, format }))
+            .collect();
+        Schedule {
+            state: Mutex::new(State {
+                waiting,
+                running: Vec::new(),
+                latest: (0..formats).map(|_| None).collect(),
+            }),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State<T>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next turn: the first waiting one whose format is not being searched (a format's
+    /// later pass waits for its earlier one, which holds its folder). None once no turn is
+    /// waiting, or `halt` says to stop (it is asked again while this waits).
+    pub fn take(&self, halt: impl Fn() -> bool) -> Option<Turn> {
+        let mut state = self.lock();
+        loop {
+            if halt() || state.waiting.is_empty() {
+                return None;
+            }
+            let free = state.waiting.iter().position(|t| !state.running.contains(&t.format));
+            if let Some(turn) = free.and_then(|at| state.waiting.remove(at)) {
+                state.running.push(turn.format);
+                return Some(turn);
+            }
+            state = self
+                .freed
+                .wait_timeout(state, LOOK_AGAIN)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    /// `turn` has ended with its format at `now`.
+    pub fn finish(&self, turn: Turn, now: T) {
+        let mut state = self.lock();
+        state.running.retain(|&f| f != turn.format);
+        state.latest[turn.format] = Some(now);
+        self.freed.notify_all();
+    }
+
+    /// Where each format stood after its latest turn (None: not searched).
+    pub fn into_latest(self) -> Vec<Option<T>> {
+        self.state.into_inner().unwrap_or_else(PoisonError::into_inner).latest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Schedule, Turn};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn turns_come_in_order_and_a_format_never_twice_at_once() {
+        let schedule = Schedule::<u32>::new(2, 2);
+        let first = schedule.take(|| false).unwrap();
+        let second = schedule.take(|| false).unwrap();
+        assert_eq!(
+            (first, second),
+            (Turn { pass: 1, format: 0 }, Turn { pass: 1, format: 1 })
+        );
+        // Both formats run: the next lane waits, until halted.
+        assert_eq!(schedule.take(|| true), None);
+        schedule.finish(second, 7);
+        assert_eq!(schedule.take(|| false), Some(Turn { pass: 2, format: 1 }));
+        schedule.finish(first, 5);
+        assert_eq!(schedule.take(|| false), Some(Turn { pass: 2, format: 0 }));
+        assert_eq!(schedule.take(|| false), None, "no turn is left");
+        assert_eq!(schedule.into_latest(), vec![Some(5), Some(7)]);
+    }
+
+    #[test]
+    fn lanes_side_by_side_take_every_turn_once() {
+        let schedule = Schedule::<usize>::new(5, 3);
+        let taken = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..3 {
+                scope.spawn(|| {
+                    while let Some(turn) = schedule.take(|| false) {
+                        taken.fetch_add(1, Ordering::Relaxed);
+                        schedule.finish(turn, turn.pass as usize);
+                    }
+                });
+            }
+        });
+        assert_eq!(taken.load(Ordering::Relaxed), 15);
+        assert!(schedule.into_latest().iter().all(|last| *last == Some(3)));
+    }
+}
