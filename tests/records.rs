@@ -380,6 +380,31 @@ fn a_resumed_format_takes_a_construction_below_its_best_so_far() {
     assert!(!text(&again).contains("started from"), "{}", text(&again));
 }
 
+/// A resumed symmetric search (4x4x4 walked c3 from cubes) is offered no construction: none
+/// is invariant, and its resume would refuse one. Strassen's square (49) is below where the
+/// search stands, yet the campaign resumes it as it stood.
+#[test]
+fn a_resumed_symmetric_format_takes_no_construction() {
+    let dir = tempfile::tempdir().unwrap();
+    let strassen = common::data("2x2x2-r7-strassen.m");
+    let seeded = bin()
+        .args(["search", "--backend", "cpu", "--time", "0", "--quiet", "--from"])
+        .arg(&strassen)
+        .arg("--out")
+        .arg(dir.path().join("2x2x2"))
+        .output()
+        .unwrap();
+    assert!(seeded.status.success(), "{}", text(&seeded));
+    for turn in ["first", "resumed"] {
+        let run = campaign_with(dir.path(), "4", "0.3s", &["--symmetry", "c3", "--cubes", "1001,0110"]);
+        let said = text(&run);
+        assert!(run.status.success(), "{turn}: {said}");
+        assert!(!said.contains("started from"), "{turn}: {said}");
+        let reached: usize = campaign_rows(&run)[0].2.parse().unwrap();
+        assert!(reached > 49, "{turn}: {said}");
+    }
+}
+
 /// `--hunt` with `--passes 2`: 2x2x2 reaches its best known 7 in the first pass and resumes in
 /// the second aimed at 6 (7 is proven optimal, so the hunt runs its time out); a campaign
 /// without `--hunt` skips a format at its best known rank.

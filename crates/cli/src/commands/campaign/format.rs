@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::Shape;
@@ -49,6 +50,15 @@ impl Standing {
         Standing {
             failed: Some(format!("{error:#}")),
             ..Standing::new(shape)
+        }
+    }
+
+    /// This turn's standing, with the construction an `earlier` turn started from when this
+    /// one started from none.
+    pub fn after(self, earlier: Option<Standing>) -> Standing {
+        Standing {
+            start: self.start.or(earlier.and_then(|e| e.start)),
+            ..self
         }
     }
 
@@ -107,12 +117,16 @@ pub fn run_format(
         if resume { "resuming" } else { "searching" },
         known.map_or("one below the start".into(), |r| format!("rank {r}"))
     );
-    // A new format starts from a construction at its best known rank; one resumed takes any
-    // construction below its best so far (a smaller format improved since), beside its pool.
-    let at_most = best_so_far.map(|best| best - 1).or(known);
-    let start = match (args.no_constructions, at_most) {
-        (false, Some(at_most)) => constructed_start(args, shape, at_most)?,
-        _ => None,
+    let wanted = match best_so_far {
+        // A resumed plain search takes any construction below its best so far (a smaller
+        // format improved since), beside its pool; a symmetric one takes only invariant starts.
+        Some(best) if plain(&dir)? => Wanted::Below(best),
+        Some(_) => Wanted::None,
+        None => known.map_or(Wanted::None, Wanted::New),
+    };
+    let start = match args.no_constructions {
+        false => constructed_start(args, shape, wanted)?,
+        true => None,
     };
     let mut flags = search_args(args, turn, shape, resume);
     if let (true, Some(best)) = (at_known && args.hunt, best_so_far) {
@@ -133,6 +147,42 @@ pub fn run_format(
         start: start.map(|(_, how)| how),
         ..standing(shape, &dir)?
     })
+}
+
+/// A new format starts from a construction this close to its best known rank, unless it is a
+/// product: from farther, its walk from the naive scheme did better in a turn of 25 s
+/// (BENCHMARKS.md, "Campaign: a construction or the naive start").
+const NEAR_KNOWN: usize = 3;
+
+/// Which constructions a format's turn starts from.
+#[derive(Clone, Copy, Debug)]
+enum Wanted {
+    None,
+    /// A new format with this best known rank: a construction at it, or a sum, extension or
+    /// projection within [`NEAR_KNOWN`] of it (the walk leaves those; from Strassen's square
+    /// 49, a product, 4x4x4 stayed at 49 for three turns, where its walk from naive reaches 47
+    /// in a second).
+    New(usize),
+    /// A resumed format at this best rank: any construction below it.
+    Below(usize),
+}
+
+impl Wanted {
+    fn takes(self, plan: &Plan, rank: usize) -> bool {
+        match self {
+            Wanted::None => false,
+            Wanted::New(known) => {
+                rank <= known || (rank <= known + NEAR_KNOWN && !matches!(plan.construction, Construction::Product(..)))
+            }
+            Wanted::Below(best) => rank < best,
+        }
+    }
+}
+
+/// Whether the search in `dir` walks plain schemes (a symmetric one takes no construction).
+fn plain(dir: &Path) -> Result<bool> {
+    let recipe = Checkpoint::read_recipe(dir)?;
+    Ok(recipe.symmetric.is_none() && recipe.cubes.is_empty())
 }
 
 /// The `search` one format of the campaign runs: fresh, or resumed from its folder.
@@ -163,16 +213,16 @@ fn search_args(args: &Args, turn: &Assignment, shape: Shape, resume: bool) -> se
 }
 
 /// A start for `shape` built from the campaign's results so far, when its best construction
-/// has rank `at_most` or lower (a composite such as 4x4x8 = 47 + 47): written, verified, to
-/// `OUT/starts/`, with the construction in words. None otherwise: the search starts as usual.
-fn constructed_start(args: &Args, shape: Shape, at_most: usize) -> Result<Option<(PathBuf, String)>> {
-    if !args.out.is_dir() {
+/// is `wanted` (a composite such as 4x4x8 = 47 + 47): written, verified, to `OUT/starts/`, with
+/// the construction in words. None otherwise: the search starts as usual.
+fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option<(PathBuf, String)>> {
+    if matches!(wanted, Wanted::None) || !args.out.is_dir() {
         return Ok(None);
     }
     let Some((built, plan)) = best_construction(shape, std::slice::from_ref(&args.out))? else {
         return Ok(None);
     };
-    if built.rank() > at_most {
+    if !wanted.takes(&plan, built.rank()) {
         return Ok(None);
     }
     let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));
@@ -213,4 +263,35 @@ fn standing(shape: Shape, dir: &Path) -> Result<Standing> {
         done: best <= cp.target,
         ..Standing::new(shape)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Construction, Plan, Wanted};
+    use flipgraph_core::algebra::Dim;
+    use flipgraph_core::Shape;
+
+    #[test]
+    fn a_new_format_starts_from_a_near_sum_but_not_from_a_near_product() {
+        let s = |n, m, p| Shape::new(n, m, p).unwrap();
+        let product = Plan {
+            construction: Construction::Product(s(2, 2, 2), s(2, 2, 2)),
+            rank: 49,
+        };
+        let sum = Plan {
+            construction: Construction::Sum(s(3, 3, 2), s(3, 3, 4), Dim::P),
+            rank: 44,
+        };
+        // 4x4x4 (best known 47) and 3x3x6 (42).
+        assert!(!Wanted::New(47).takes(&product, 49));
+        assert!(
+            Wanted::New(47).takes(&product, 47),
+            "a construction at the best known rank"
+        );
+        assert!(Wanted::New(42).takes(&sum, 44));
+        assert!(!Wanted::New(42).takes(&sum, 46), "4 above the best known rank");
+        // A resumed format: anything below its best so far; a symmetric one nothing.
+        assert!(Wanted::Below(50).takes(&product, 49) && !Wanted::Below(49).takes(&product, 49));
+        assert!(!Wanted::None.takes(&sum, 1));
+    }
 }

@@ -264,7 +264,7 @@ impl Work<'_> {
                 tracing::error!("{shape}: {e:#}");
                 Standing::failed(shape, &e)
             });
-            self.schedule.finish(turn, now);
+            self.schedule.finish(turn, |earlier| now.after(earlier));
         }
     }
 }

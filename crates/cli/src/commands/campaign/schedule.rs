@@ -71,11 +71,12 @@ impl<T> Schedule<T> {
         }
     }
 
-    /// `turn` has ended with its format at `now`.
-    pub fn finish(&self, turn: Turn, now: T) {
+    /// `turn` has ended with its format at `now`, given where its earlier turn left it.
+    pub fn finish(&self, turn: Turn, now: impl FnOnce(Option<T>) -> T) {
         let mut state = self.lock();
         state.running.retain(|&f| f != turn.format);
-        state.latest[turn.format] = Some(now);
+        let earlier = state.latest[turn.format].take();
+        state.latest[turn.format] = Some(now(earlier));
         self.freed.notify_all();
     }
 
@@ -101,9 +102,9 @@ mod tests {
         );
         // Both formats run: the next lane waits, until halted.
         assert_eq!(schedule.take(|| true), None);
-        schedule.finish(second, 7);
+        schedule.finish(second, |_| 7);
         assert_eq!(schedule.take(|| false), Some(Turn { pass: 2, format: 1 }));
-        schedule.finish(first, 5);
+        schedule.finish(first, |_| 5);
         assert_eq!(schedule.take(|| false), Some(Turn { pass: 2, format: 0 }));
         assert_eq!(schedule.take(|| false), None, "no turn is left");
         assert_eq!(schedule.into_latest(), vec![Some(5), Some(7)]);
@@ -118,12 +119,13 @@ mod tests {
                 scope.spawn(|| {
                     while let Some(turn) = schedule.take(|| false) {
                         taken.fetch_add(1, Ordering::Relaxed);
-                        schedule.finish(turn, turn.pass as usize);
+                        schedule.finish(turn, |earlier| earlier.unwrap_or(0) + 1);
                     }
                 });
             }
         });
         assert_eq!(taken.load(Ordering::Relaxed), 15);
+        // Each format's three turns, each after the one before.
         assert!(schedule.into_latest().iter().all(|last| *last == Some(3)));
     }
 }
