@@ -151,7 +151,7 @@ pub fn run_format(
 
 /// A new format starts from a construction this close to its best known rank, unless it is a
 /// product: from farther, its walk from the naive scheme did better in a turn of 25 s
-/// (BENCHMARKS.md, "Campaign: a construction or the naive start").
+/// (docs/BENCHMARKS-ARCHIVE.md, "Formats side by side", A construction or the naive start).
 const NEAR_KNOWN: usize = 3;
 
 /// Which constructions a format's turn starts from.

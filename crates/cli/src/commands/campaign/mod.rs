@@ -64,7 +64,8 @@ pub struct Args {
     #[arg(long, short)]
     quiet: bool,
     /// Start every format from the naive scheme, even where the results of the formats before
-    /// it construct one at its best known rank (by default such a format starts there).
+    /// it construct one at its best known rank (by default such a format starts there, or from
+    /// a sum, extension or projection at most 3 above it).
     #[arg(long)]
     no_constructions: bool,
     /// Go through the formats this many times: each later pass resumes every format where it
