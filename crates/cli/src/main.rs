@@ -1,6 +1,7 @@
 //! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
 
 mod commands;
+mod flags;
 mod write;
 
 use flipgraph_search::{atomic_file, engine, schemes, search};
@@ -89,7 +90,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", flags::in_flags(&e));
             ExitCode::FAILURE
         }
     }

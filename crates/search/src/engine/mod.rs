@@ -5,6 +5,7 @@
 
 pub mod cpu;
 pub mod gpu;
+mod refusal;
 mod width;
 
 use anyhow::{bail, Context, Result};
@@ -20,6 +21,7 @@ use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
+pub use refusal::{GpuLimit, Refusal};
 pub use width::{refuse_wide_symmetry, Width};
 
 /// Which engine a search asks for.
@@ -215,23 +217,23 @@ impl EngineSpec {
     pub fn open_for<F: Width>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
         let group = self.symmetry;
         if group == Group::Trivial && self.fixed_terms == FixedTerms::Frozen {
-            bail!("frozen fixed terms need --symmetry (plain walks have no fixed terms to keep)");
+            return Err(Refusal::FrozenWithoutGroup.into());
         }
         if !group.acts_on(shape) {
-            bail!("--symmetry {group} needs a square shape; {shape} is not");
+            return Err(Refusal::NotSquare { group, shape }.into());
         }
         if group != Group::Trivial && self.backend != Backend::Cpu {
-            if let Some(why) = self.gpu_cannot_walk_symmetric() {
+            if let Some(limit) = self.gpu_cannot_walk_symmetric() {
                 if self.backend == Backend::Gpu {
-                    bail!("--backend gpu --symmetry {group}: {why}; use --backend cpu");
+                    return Err(Refusal::GpuSymmetric { group, limit }.into());
                 }
-                tracing::info!("--symmetry {group}: running on the CPU ({why})");
+                tracing::info!("the group {group}: running on the CPU ({limit})");
                 return self.open_cpu(shape);
             }
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
-            Backend::Gpu => self.open_gpu::<F>(shape).context("--backend gpu"),
+            Backend::Gpu => self.open_gpu::<F>(shape).context("the GPU engine"),
             Backend::Auto => self.open_gpu::<F>(shape).or_else(|e| {
                 tracing::info!("no usable GPU ({e:#}); running on the CPU");
                 self.open_cpu(shape)
@@ -242,15 +244,15 @@ impl EngineSpec {
     /// Why the GPU kernel cannot take this symmetric walk, if it cannot: it keeps the fixed
     /// terms frozen, finds reductions by the walk (merges; no generalized flips) and samples
     /// its partners.
-    fn gpu_cannot_walk_symmetric(&self) -> Option<&'static str> {
+    fn gpu_cannot_walk_symmetric(&self) -> Option<GpuLimit> {
         if self.fixed_terms.for_group(self.symmetry) == FixedTerms::Free {
-            return Some("the GPU walks symmetric schemes with their fixed terms frozen (--fixed-terms frozen, the default with --cubes)");
+            return Some(GpuLimit::FreeFixedTerms);
         }
         if self.reductions == Some(Reductions::Scan) {
-            return Some("the GPU finds the reductions of symmetric walks by the walk (--reductions walk)");
+            return Some(GpuLimit::ScanReductions);
         }
         if self.gpu_partners == Partners::Groups {
-            return Some("the GPU samples the partners of symmetric walks (--gpu-partners sample)");
+            return Some(GpuLimit::PartnersByGroups);
         }
         None
     }

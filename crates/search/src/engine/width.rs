@@ -9,13 +9,13 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
 use flipgraph_core::walk::{Walk, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
-use super::Group;
+use super::{Group, Refusal};
 
 /// Refuses a walk of `group`-invariant schemes (any group but the trivial one) on factors of
 /// `bits` bits of `shape`: the symmetric walks, CPU and GPU, take factors that fit 64 bits.
 pub fn refuse_wide_symmetry(group: Group, shape: Shape, bits: usize) -> Result<()> {
     if group != Group::Trivial && bits > 64 {
-        bail!("--symmetry {group}: symmetric walks take factors that fit 64 bits, not {bits}-bit ones ({shape})");
+        return Err(Refusal::WideSymmetric { group, shape, bits }.into());
     }
     Ok(())
 }
@@ -41,8 +41,7 @@ impl Width for u64 {
         seed: u64,
         fixed_terms: FixedTerms,
     ) -> Result<Box<dyn Walk>> {
-        let orbits = orbits(group, scheme)
-            .with_context(|| format!("--symmetry {group} walks {}-invariant schemes only", group.label()))?;
+        let orbits = orbits(group, scheme).context(Refusal::NotInvariant { group })?;
         Ok(Box::new(SymmetricWalker::from_orbits(
             &orbits,
             config,

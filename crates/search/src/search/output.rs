@@ -326,6 +326,21 @@ fn remove_stale_temp_files(dir: &Path) {
 /// The lock file that makes a search the only writer of its folder while it runs.
 pub const LOCK: &str = ".flipgraph.lock";
 
+/// Why an output folder cannot be the search's, in the library's words (the command line adds
+/// which flag to change).
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// Another search holds the folder's lock.
+    #[error("{} is in use by another flipgraph search (process {holder})", .dir.display())]
+    InUse { dir: PathBuf, holder: String },
+    /// A new search asked for a folder that holds one (that of the search rooted at `root`).
+    #[error("{} already holds a search (checkpoint.json)", .dir.display())]
+    HoldsSearch { dir: PathBuf, root: PathBuf },
+    /// The path is a file.
+    #[error("{} is not a folder", .dir.display())]
+    NotAFolder { dir: PathBuf },
+}
+
 /// Takes the folder's lock: an exclusive `flock` on the folder itself (held on an open
 /// descriptor, released when it is closed, so also when the process dies; a lock on a file in
 /// it would be lost by deleting the file), and writes our process id into `LOCK` for whoever
@@ -339,11 +354,11 @@ fn lock(dir: &Path) -> Result<File> {
         // SAFETY: flock on a descriptor this function owns; no memory is involved.
         if unsafe { libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             let holder = fs::read_to_string(&path).unwrap_or_default();
-            bail!(
-                "{} is in use by another flipgraph search (process {}); wait for it to end or choose another --out",
-                dir.display(),
-                holder.trim()
-            );
+            return Err(FolderError::InUse {
+                dir: dir.to_path_buf(),
+                holder: holder.trim().to_owned(),
+            }
+            .into());
         }
     }
     let mut file = open_own(&path, OpenOptions::new().write(true).create(true).truncate(true))?;
@@ -357,11 +372,11 @@ fn take_folder(dir: &Path, root: &Path, resume: bool) -> Result<File> {
     fs::create_dir_all(dir).with_context(|| format!("cannot create the output folder {}", dir.display()))?;
     let lock = lock(dir)?;
     if !resume && dir.join(CHECKPOINT).exists() {
-        bail!(
-            "{} already holds a search (checkpoint.json); continue it with --resume {} or choose another --out",
-            dir.display(),
-            root.display()
-        );
+        return Err(FolderError::HoldsSearch {
+            dir: dir.to_path_buf(),
+            root: root.to_path_buf(),
+        }
+        .into());
     }
     remove_stale_temp_files(dir);
     Ok(lock)
@@ -447,10 +462,7 @@ impl Output {
     /// is only reused with `resume`, so a new search never mixes with an old one.
     pub fn open(dir: &Path, formats: Vec<Format>, resume: bool) -> Result<Output> {
         if dir.exists() && !dir.is_dir() {
-            bail!(
-                "{} is not a folder; --out names the folder a search writes into",
-                dir.display()
-            );
+            return Err(FolderError::NotAFolder { dir: dir.to_path_buf() }.into());
         }
         let lock = take_folder(dir, dir, resume)?;
         let events = open_events(&dir.join(EVENTS))?;

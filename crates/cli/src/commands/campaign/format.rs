@@ -48,7 +48,7 @@ impl Standing {
     /// A format whose turn failed with `error`.
     pub fn failed(shape: Shape, error: &anyhow::Error) -> Standing {
         Standing {
-            failed: Some(format!("{error:#}")),
+            failed: Some(crate::flags::in_flags(error)),
             ..Standing::new(shape)
         }
     }

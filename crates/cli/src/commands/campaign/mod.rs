@@ -262,7 +262,7 @@ impl Work<'_> {
                 side_by_side: self.side_by_side,
             };
             let now = run_format(self.args, &assignment, shape, self.stop, self.process_start).unwrap_or_else(|e| {
-                tracing::error!("{shape}: {e:#}");
+                tracing::error!("{shape}: {}", crate::flags::in_flags(&e));
                 Standing::failed(shape, &e)
             });
             self.schedule.finish(turn, |earlier| now.after(earlier));

@@ -338,7 +338,7 @@ fn run_in_job(
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            tracing::error!("island {}: {e:#}; ending the job", job.index());
+            tracing::error!("island {}: {}; ending the job", job.index(), crate::flags::in_flags(&e));
             job.abort(1)
         }
     }
@@ -437,7 +437,10 @@ fn climb_to(
         Ok(climbed) => (climbed.starts, climbed.counters, false),
         // The search itself runs into the same fault and says what it does about it.
         Err(e) => {
-            tracing::error!("the ladder failed: {e:#}; searching {shape} from the naive scheme");
+            tracing::error!(
+                "the ladder failed: {}; searching {shape} from the naive scheme",
+                crate::flags::in_flags(&e)
+            );
             (None, Counters::default(), false)
         }
     };
@@ -571,7 +574,10 @@ fn walk<F: Width>(
         // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint
         // (an island of a job ends the job instead, and its resume carries on).
         Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
-            tracing::error!("the GPU engine failed: {e:#}; carrying on with the CPU engine from the last checkpoint");
+            tracing::error!(
+                "the GPU engine failed: {}; carrying on with the CPU engine from the last checkpoint",
+                crate::flags::in_flags(&e)
+            );
             let mut cpu = spec.open_cpu(shape)?;
             let config = SearchConfig {
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),

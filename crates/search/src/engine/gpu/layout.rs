@@ -9,6 +9,7 @@ use flipgraph_core::term::FactorBits;
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use super::{Group, STATE_WORDS};
+use crate::engine::Refusal;
 
 /// Term slots per walker (a multiple of 32) for walks that start at most at `start_rank` (the
 /// naive rank if None) and may climb `slack` (at most 64) above it (or above `slack_from`, if
@@ -39,12 +40,7 @@ pub(super) fn walked_terms<F: FactorBits>(scheme: &Scheme<F>, symmetry: Group) -
         return Ok((scheme.terms().to_vec(), Vec::new()));
     }
     let scheme: Scheme = scheme.to_width()?;
-    let orbits = orbits(symmetry, &scheme).with_context(|| {
-        format!(
-            "--symmetry {symmetry} walks {}-invariant schemes only",
-            symmetry.label()
-        )
-    })?;
+    let orbits = orbits(symmetry, &scheme).context(Refusal::NotInvariant { group: symmetry })?;
     let mut fixed: Vec<Term> = Vec::new();
     for t in orbits.fixed {
         match fixed.iter().position(|&x| x == t) {

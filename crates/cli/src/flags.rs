@@ -1,0 +1,92 @@
+//! The library's refusals in the command line's words: the flag that asked for what was
+//! refused, and the flag that changes it.
+
+use flipgraph_search::engine::{GpuLimit, Refusal};
+use flipgraph_search::search::output::FolderError;
+
+/// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
+/// worded by their flags.
+pub fn in_flags(error: &anyhow::Error) -> String {
+    let worded: Vec<(String, String)> = [
+        error.downcast_ref::<Refusal>().map(|r| (r.to_string(), refusal(r))),
+        error.downcast_ref::<FolderError>().map(|f| (f.to_string(), folder(f))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let causes: Vec<String> = error
+        .chain()
+        .map(|cause| {
+            let text = cause.to_string();
+            worded
+                .iter()
+                .find(|(library, _)| *library == text)
+                .map_or(text, |(_, flags)| flags.clone())
+        })
+        .collect();
+    causes.join(": ")
+}
+
+fn refusal(refusal: &Refusal) -> String {
+    match *refusal {
+        Refusal::FrozenWithoutGroup => {
+            "frozen fixed terms need --symmetry (plain walks have no fixed terms to keep)".into()
+        }
+        Refusal::NotSquare { group, shape } => format!("--symmetry {group} needs a square shape; {shape} is not"),
+        Refusal::GpuSymmetric { group, limit } => {
+            let flag = match limit {
+                GpuLimit::FreeFixedTerms => "--fixed-terms frozen, the default with --cubes",
+                GpuLimit::ScanReductions => "--reductions walk",
+                GpuLimit::PartnersByGroups => "--gpu-partners sample",
+            };
+            format!("--backend gpu --symmetry {group}: {limit} ({flag}); use --backend cpu")
+        }
+        Refusal::WideSymmetric { group, shape, bits } => {
+            format!("--symmetry {group}: symmetric walks take factors that fit 64 bits, not {bits}-bit ones ({shape})")
+        }
+        Refusal::NotInvariant { group } => {
+            format!("--symmetry {group} walks {}-invariant schemes only", group.label())
+        }
+    }
+}
+
+fn folder(error: &FolderError) -> String {
+    let remedy = match error {
+        FolderError::InUse { .. } => "wait for it to end or choose another --out".to_owned(),
+        FolderError::HoldsSearch { root, .. } => {
+            format!("continue it with --resume {} or choose another --out", root.display())
+        }
+        FolderError::NotAFolder { .. } => "--out names the folder a search writes into".to_owned(),
+    };
+    format!("{error}; {remedy}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_flags;
+    use anyhow::Context;
+    use flipgraph_core::Shape;
+    use flipgraph_search::engine::{Group, Refusal};
+
+    #[test]
+    fn a_refusal_is_worded_by_its_flag_wherever_it_sits_in_the_chain() {
+        let shape = Shape::new(3, 3, 4).unwrap();
+        let root: anyhow::Error = Refusal::NotSquare {
+            group: Group::C3,
+            shape,
+        }
+        .into();
+        assert_eq!(in_flags(&root), "--symmetry c3 needs a square shape; 3x3x4 is not");
+        let inner: anyhow::Result<()> = Err(anyhow::anyhow!("orbit 3 is not closed"));
+        let wrapped = inner
+            .context(Refusal::NotInvariant { group: Group::C6 })
+            .context("the start runs/x.json")
+            .unwrap_err();
+        assert_eq!(
+            in_flags(&wrapped),
+            "the start runs/x.json: --symmetry c6 walks C6-invariant schemes only: orbit 3 is not closed"
+        );
+        let plain = anyhow::anyhow!("disk full").context("writing the checkpoint");
+        assert_eq!(in_flags(&plain), format!("{plain:#}"));
+    }
+}
