@@ -47,6 +47,7 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::NotInvariant { group } => {
             format!("--symmetry {group} walks {}-invariant schemes only", group.label())
         }
+        Refusal::GpuEngine => "--backend gpu".into(),
     }
 }
 

@@ -233,7 +233,7 @@ impl EngineSpec {
         }
         match self.backend {
             Backend::Cpu => self.open_cpu(shape),
-            Backend::Gpu => self.open_gpu::<F>(shape).context("the GPU engine"),
+            Backend::Gpu => self.open_gpu::<F>(shape).context(Refusal::GpuEngine),
             Backend::Auto => self.open_gpu::<F>(shape).or_else(|e| {
                 tracing::info!("no usable GPU ({e:#}); running on the CPU");
                 self.open_cpu(shape)

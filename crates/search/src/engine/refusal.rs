@@ -23,6 +23,9 @@ pub enum Refusal {
     /// A start that is not invariant under the group walked.
     #[error("a walk of the group {group} takes {}-invariant schemes only", .group.label())]
     NotInvariant { group: Group },
+    /// The GPU engine, asked for by name, did not open (the cause follows in the chain).
+    #[error("the GPU engine did not open")]
+    GpuEngine,
 }
 
 /// What the GPU kernel's symmetric walk cannot do.
