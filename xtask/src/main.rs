@@ -3,9 +3,10 @@
 //! - `search --n 5 [--fresh] [flags...]`: builds the release binary and runs a search with good
 //!   defaults, results in ./results/5 (GPU when usable, else CPU), continuing the search found
 //!   there unless `--fresh`. Further flags go to `flipgraph search`.
-//! - `ptx-check`: builds the kernels, checks that the PTX holds match.any.sync and vote ballot
-//!   instructions and, when a ptxas is at hand, that it assembles for sm_90 with no spills
-//!   (but in a kernel the build caps on purpose, which must stay within its cap).
+//! - `ptx-check [BINARY]`: builds the kernels (or takes the PTX a built `flipgraph` binary
+//!   embeds), checks that the PTX holds match.any.sync and vote ballot instructions and, when a
+//!   ptxas is at hand, that it assembles for sm_90 with no spills (but in a kernel the build
+//!   caps on purpose, which must stay within its cap).
 //! - `dist`: builds the release binary (what the device machine runs).
 
 use std::path::{Path, PathBuf};
@@ -17,9 +18,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("search") => search(&args[1..]),
-        Some("ptx-check") => ptx_check(),
+        Some("ptx-check") => ptx_check(args.get(1).map(PathBuf::from)),
         Some("dist") => build_release().map(|bin| println!("{}", bin.display())),
-        _ => Err("usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check | dist".into()),
+        _ => Err("usage: cargo xtask search --n 5 [flipgraph search flags] | ptx-check [BINARY] | dist".into()),
     };
     if let Err(e) = result {
         eprintln!("xtask: {e}");
@@ -141,14 +142,22 @@ fn results_dir(base: &Path, size: &str, fresh: bool) -> PathBuf {
         .expect("some folder is free")
 }
 
-fn ptx_check() -> Result<()> {
-    run(Command::new(env!("CARGO"))
-        .current_dir(root())
-        .args(["build", "-p", "flipgraph"]))?;
-    let out = Command::new(root().join("target/debug/flipgraph"))
+/// Checks the PTX that `binary` embeds; without one, builds the debug binary first (CI passes
+/// the one its tests built, which spares a second build of every crate).
+fn ptx_check(binary: Option<PathBuf>) -> Result<()> {
+    let binary = match binary {
+        Some(binary) => binary,
+        None => {
+            run(Command::new(env!("CARGO"))
+                .current_dir(root())
+                .args(["build", "-p", "flipgraph"]))?;
+            root().join("target/debug/flipgraph")
+        }
+    };
+    let out = Command::new(&binary)
         .args(["gpu", "--dump-ptx"])
         .output()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("{}: {e}", binary.display()))?;
     let ptx = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() || ptx.is_empty() {
         return Err(format!("no PTX embedded: {}", String::from_utf8_lossy(&out.stderr)));
