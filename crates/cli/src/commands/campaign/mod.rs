@@ -41,7 +41,7 @@ pub struct Args {
     /// at most 128 entries a matrix), smallest first.
     #[arg(long, value_delimiter = ',', required = true, value_parser = parse_sizes)]
     sizes: Vec<Sizes>,
-    /// Time for each format (in each run of the campaign): 90s, 10m, 2h, or plain seconds.
+    /// Time for each format (in each run of the campaign): 90s, 10m, 2h, 1h30m, or plain seconds.
     #[arg(long, value_parser = parse_duration)]
     time: Option<Duration>,
     /// A format's search ends once its best rank has not improved for this long (and for as

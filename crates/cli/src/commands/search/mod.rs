@@ -64,7 +64,7 @@ pub struct Args {
     /// (`flipgraph known`) does.
     #[arg(help_heading = "Start and target", long)]
     pub best_known: Option<usize>,
-    /// Stop after this long: 90s, 10m, 2h, or plain seconds.
+    /// Stop after this long: 90s, 10m, 2h, 1h30m, or plain seconds.
     #[arg(help_heading = "Start and target", long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Stop once the best rank has not improved for this long.
