@@ -157,20 +157,16 @@ fn campaign(dir: &Path, sizes: &str, time: &str) -> std::process::Output {
     campaign_with(dir, sizes, time, &[])
 }
 
-/// `flipgraph campaign` on the CPU with `extra` flags, into `dir`.
+/// `flipgraph campaign` on the CPU with `extra` flags, `--time` for each format, into `dir`.
 fn campaign_with(dir: &Path, sizes: &str, time: &str, extra: &[&str]) -> std::process::Output {
+    campaign_of(dir, sizes, &[&["--time", time], extra].concat())
+}
+
+/// `flipgraph campaign` on the CPU with `flags`, into `dir`.
+fn campaign_of(dir: &Path, sizes: &str, flags: &[&str]) -> std::process::Output {
     bin()
-        .args([
-            "campaign",
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--sizes",
-            sizes,
-            "--time",
-            time,
-        ])
-        .args(extra)
+        .args(["campaign", "--backend", "cpu", "--quiet", "--sizes", sizes])
+        .args(flags)
         .arg("--out")
         .arg(dir)
         .output()
@@ -246,21 +242,7 @@ fn a_campaign_searches_formats_side_by_side() {
 fn a_campaign_ends_within_its_total_time() {
     let dir = tempfile::tempdir().unwrap();
     let begun = std::time::Instant::now();
-    let out = bin()
-        .args([
-            "campaign",
-            "--backend",
-            "cpu",
-            "--quiet",
-            "--sizes",
-            "5,4x5x5",
-            "--total",
-            "1.5s",
-        ])
-        .arg("--out")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = campaign_of(dir.path(), "5,4x5x5", &["--total", "1.5s"]);
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert!(begun.elapsed().as_secs_f64() < 30.0, "{said}");

@@ -26,6 +26,8 @@ pub struct Standing {
     /// Best rank reached and total search time, once the format has a checkpoint.
     pub reached: Option<(usize, Duration)>,
     pub done: bool,
+    /// Whether its search walks invariant schemes (a symmetric search takes no construction).
+    pub symmetric: bool,
     /// The construction it started from in this run, if any.
     pub start: Option<String>,
     /// Why the format failed in this run, if it did.
@@ -40,6 +42,7 @@ impl Standing {
             best_known: best_known_rank(shape),
             reached: None,
             done: false,
+            symmetric: false,
             start: None,
             failed: None,
         }
@@ -66,8 +69,10 @@ impl Standing {
     /// or cannot be read).
     pub fn on_disk(shape: Shape, out: &Path) -> Standing {
         let dir = out.join(shape.to_string());
-        let known = has_checkpoint(&dir).then(|| standing(shape, &dir).ok()).flatten();
-        known.unwrap_or_else(|| Standing::new(shape))
+        previous(shape, &dir)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Standing::new(shape))
     }
 }
 
@@ -82,8 +87,9 @@ pub struct Assignment<'a> {
     pub side_by_side: bool,
 }
 
-fn has_checkpoint(dir: &Path) -> bool {
-    dir.join(CHECKPOINT).exists()
+/// Where the search in `dir` stands, if the folder holds one ([`standing`]).
+fn previous(shape: Shape, dir: &Path) -> Result<Option<Standing>> {
+    dir.join(CHECKPOINT).exists().then(|| standing(shape, dir)).transpose()
 }
 
 /// Searches one format of the campaign (or skips it, at its target already) and says where
@@ -96,8 +102,9 @@ pub fn run_format(
     process_start: Instant,
 ) -> Result<Standing> {
     let dir = args.out.join(shape.to_string());
-    let previous = has_checkpoint(&dir).then(|| standing(shape, &dir)).transpose()?;
+    let previous = previous(shape, &dir)?;
     let resume = previous.is_some();
+    let symmetric = previous.as_ref().is_some_and(|p| p.symmetric);
     let known = best_known_rank(shape);
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
     let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
@@ -120,7 +127,7 @@ pub fn run_format(
     let wanted = match best_so_far {
         // A resumed plain search takes any construction below its best so far (a smaller
         // format improved since), beside its pool; a symmetric one takes only invariant starts.
-        Some(best) if plain(&dir)? => Wanted::Below(best),
+        Some(best) if !symmetric => Wanted::Below(best),
         Some(_) => Wanted::None,
         None => known.map_or(Wanted::None, Wanted::New),
     };
@@ -177,12 +184,6 @@ impl Wanted {
             Wanted::Below(best) => rank < best,
         }
     }
-}
-
-/// Whether the search in `dir` walks plain schemes (a symmetric one takes no construction).
-fn plain(dir: &Path) -> Result<bool> {
-    let recipe = Checkpoint::read_recipe(dir)?;
-    Ok(recipe.symmetric.is_none() && recipe.cubes.is_empty())
 }
 
 /// The `search` one format of the campaign runs: fresh, or resumed from its folder.
@@ -261,6 +262,7 @@ fn standing(shape: Shape, dir: &Path) -> Result<Standing> {
     Ok(Standing {
         reached: Some((best, cp.elapsed())),
         done: best <= cp.target,
+        symmetric: cp.symmetric.is_some() || !cp.cubes.is_empty(),
         ..Standing::new(shape)
     })
 }

@@ -251,10 +251,8 @@ impl Work<'_> {
             let _format = self
                 .side_by_side
                 .then(|| tracing::info_span!("", format = %shape).entered());
-            let time = match (self.args.time, self.left()) {
-                (Some(time), Some(left)) => Some(time.min(left)),
-                (time, left) => time.or(left),
-            };
+            // --time, or what --total leaves if less.
+            let time = [self.args.time, self.left()].into_iter().flatten().min();
             let assignment = Assignment {
                 engine: lane,
                 time,
