@@ -12,15 +12,20 @@ mod common;
 
 use common::{bin, text};
 
-/// `mpirun -n islands --oversubscribe flipgraph search ARGS` (as root too, as in CI), each
-/// island on one thread, exchanging every 0.3 s.
-fn job(islands: usize, args: &[&str]) -> Command {
+/// `mpirun -n processes --oversubscribe flipgraph` (as root too, as in CI).
+fn mpirun(processes: usize) -> Command {
     let mut cmd = Command::new("mpirun");
     cmd.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .args(["-n", &islands.to_string(), "--oversubscribe"])
-        .arg(env!("CARGO_BIN_EXE_flipgraph"))
-        .args(["search", "--threads", "1", "--exchange-every", "0.3"])
+        .args(["-n", &processes.to_string(), "--oversubscribe"])
+        .arg(env!("CARGO_BIN_EXE_flipgraph"));
+    cmd
+}
+
+/// `mpirun ... flipgraph search ARGS`, each island on one thread, exchanging every 0.3 s.
+fn job(islands: usize, args: &[&str]) -> Command {
+    let mut cmd = mpirun(islands);
+    cmd.args(["search", "--threads", "1", "--exchange-every", "0.3"])
         .args(args);
     cmd
 }
@@ -221,4 +226,44 @@ fn a_job_whose_island_is_killed_ends_and_resumes_with_any_number_of_islands_losi
     assert!(steps_alone > total, "{steps_alone} <= {total}: counters lost");
     assert!(best <= found, "the pool lost a rank: {best} > {found}");
     assert!(verified_best(&out) <= found);
+}
+
+#[test]
+fn a_campaign_job_shares_its_formats_across_the_processes_and_process_0_prints_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("campaign");
+    let sizes = ["2x2x4", "2x3x3", "3x3x3", "2x3x4"];
+    let run = mpirun(2)
+        .args(["campaign", "--backend", "cpu", "--threads", "1", "--time", "60s"])
+        .args(["--sizes", &sizes.join(","), "--out", out.to_str().unwrap()])
+        .output()
+        .expect("mpirun (OpenMPI) must be installed for the MPI tests");
+    let all = text(&run);
+    assert!(run.status.success(), "{all}");
+    let tables: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("formats with a best known rank"))
+        .collect();
+    assert_eq!(
+        tables,
+        ["4 of 4 formats with a best known rank are at it or below"],
+        "{all}"
+    );
+    // Both processes searched formats, and every format's results verify at its best known rank.
+    assert!(
+        all.contains("{process=0 format=") && all.contains("{process=1 format="),
+        "{all}"
+    );
+    for (shape, known) in sizes.iter().zip([14, 15, 23, 20]) {
+        assert_eq!(verified_best(&out.join(shape)), known, "{shape}");
+    }
+    // A process is one lane: --jobs is refused, by every process, before any search.
+    let jobs = mpirun(2)
+        .args(["campaign", "--backend", "cpu", "--jobs", "2", "--sizes", "2x2x4"])
+        .args(["--out", dir.path().join("jobs").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!jobs.status.success());
+    assert!(text(&jobs).contains("--jobs: in an MPI job"), "{}", text(&jobs));
+    assert!(!dir.path().join("jobs").exists());
 }

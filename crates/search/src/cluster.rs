@@ -70,7 +70,41 @@ impl Job {
     pub fn abort(&self, code: i32) -> ! {
         self.world.abort(code)
     }
+
+    /// The job's number of processes.
+    pub fn size(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    /// Sends `message` (not empty) to process 0, which holds work the job shares out
+    /// ([`Job::next_request`]); it arrives after this process's earlier ones.
+    pub fn request(&self, message: &[u8]) {
+        self.world.process_at_rank(0).send_with_tag(message, REQUEST);
+    }
+
+    /// Waits for process 0's answer to this process's last request.
+    pub fn answer_from_0(&self) -> Vec<u8> {
+        self.world.process_at_rank(0).receive_vec_with_tag(ANSWER).0
+    }
+
+    /// Process 0: the next request another process sent, with its sender, if one has come
+    /// (it does not wait).
+    pub fn next_request(&self) -> Option<(usize, Vec<u8>)> {
+        let probed = self.world.any_process().immediate_matched_probe_with_tag(REQUEST)?;
+        let (bytes, status) = probed.matched_receive_vec::<u8>();
+        Some((status.source_rank() as usize, bytes))
+    }
+
+    /// Process 0: answers process `to`'s request with `message` (not empty).
+    pub fn answer(&self, to: usize, message: &[u8]) {
+        self.world.process_at_rank(to as i32).send_with_tag(message, ANSWER);
+    }
 }
+
+/// The tags of a request to process 0 and of its answer: apart from the islands' collectives
+/// (they use none), so that neither is mistaken for the other.
+const REQUEST: mpi::Tag = 0x5eed;
+const ANSWER: mpi::Tag = 0x5eee;
 
 /// The byte in front of every offer.
 const OFFER: u8 = 0xf1;

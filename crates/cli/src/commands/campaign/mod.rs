@@ -19,11 +19,13 @@ use crate::engine::cores;
 use crate::write::parse_writable;
 
 mod format;
+#[cfg(feature = "mpi")]
+mod job;
 mod schedule;
 mod table;
 
 use format::{run_format, Assignment, Standing};
-use schedule::Schedule;
+use schedule::{Schedule, Turn};
 use table::print_table;
 
 /// Search several formats in turn (side by side on a host's GPUs), each down to its best known
@@ -33,7 +35,8 @@ use table::print_table;
 #[command(after_help = "Examples:
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it
-  flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below")]
+  flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below
+  mpirun -n 8 flipgraph campaign --sizes all --time 10m --out runs/all   8 processes, one format each at a time (docs/CLUSTER.md)")]
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
     /// `flipgraph known`, smallest first (so that the formats a larger one is built from come
@@ -134,10 +137,9 @@ fn formats(sizes: &[Sizes]) -> Vec<Shape> {
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
-    // Every process of a job would run the whole campaign into the same folders.
     #[cfg(feature = "mpi")]
-    if flipgraph_search::cluster::Job::init()?.is_some() {
-        anyhow::bail!("campaign does not run as an MPI job; run `mpirun ... flipgraph search` for each format instead");
+    if let Some(job) = flipgraph_search::cluster::Job::init()? {
+        return job::run(&args, &job, process_start);
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
@@ -149,62 +151,65 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             lanes_in_words(&lanes)
         );
     }
-    let until = args.total.map(|total| Instant::now() + total);
     let schedule = Schedule::new(sizes.len(), args.passes);
+    let work = Work::new(&args, &sizes, &schedule, &stop, process_start);
+    let work = Work {
+        side_by_side: lanes.len() > 1,
+        ..work
+    };
     std::thread::scope(|scope| {
         for lane in &lanes {
-            let work = Work {
-                args: &args,
-                sizes: &sizes,
-                schedule: &schedule,
-                stop: &stop,
-                until,
-                side_by_side: lanes.len() > 1,
-                process_start,
-            };
             scope.spawn(move || work.run(lane));
         }
     });
+    Ok(report(&args, &sizes, schedule))
+}
+
+/// Prints the table of where every format stands, and says how many failed.
+fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCode {
     // The formats this run did not reach: where their folders stand (earlier runs may have
     // searched them).
     let table: Vec<Standing> = schedule
         .into_latest()
         .into_iter()
-        .zip(&sizes)
+        .zip(sizes)
         .map(|(latest, &shape)| latest.unwrap_or_else(|| Standing::on_disk(shape, &args.out)))
         .collect();
     print_table(&table, args.json);
     let failed = table.iter().filter(|s| s.failed.is_some()).count();
     if failed > 0 {
         eprintln!("error: {failed} of {} formats failed (see the table)", table.len());
-        return Ok(ExitCode::FAILURE);
+        return ExitCode::FAILURE;
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// The engine flags of each lane, the formats searched at once: on GPUs one lane per GPU (each
 /// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
 /// share of the cores).
 fn lanes(args: &Args) -> Result<Vec<EngineArgs>> {
-    let engine = &args.engine;
-    let on_gpu = engine.spec().on_gpu();
+    let on_gpu = args.engine.spec().on_gpu();
     let gpus = if on_gpu { crate::engine::gpu::device_count()? } else { 0 };
     let jobs = args
         .jobs
-        .unwrap_or(if on_gpu && engine.gpu.is_none() { gpus } else { 1 })
+        .unwrap_or(if on_gpu && args.engine.gpu.is_none() { gpus } else { 1 })
         .max(1);
-    Ok((0..jobs)
-        .map(|lane| match on_gpu {
-            true => EngineArgs {
-                gpu: Some(engine.gpu.unwrap_or(lane % gpus.max(1))),
-                ..engine.clone()
-            },
-            false => EngineArgs {
-                threads: engine.threads.or((jobs > 1).then(|| (cores() / jobs).max(1))),
-                ..engine.clone()
-            },
-        })
-        .collect())
+    Ok((0..jobs).map(|index| lane(&args.engine, index, jobs, gpus)).collect())
+}
+
+/// The engine flags of lane `index` of `of` on a host of `gpus` GPUs (none: on the CPU): its
+/// own GPU, or its share of the cores, unless the flags name them.
+fn lane(engine: &EngineArgs, index: usize, of: usize, gpus: usize) -> EngineArgs {
+    match gpus {
+        0 => EngineArgs {
+            threads: engine.threads.or((of > 1).then(|| (cores() / of).max(1))),
+            ..engine.clone()
+        },
+        _ => EngineArgs {
+            gpu: Some(engine.gpu.unwrap_or(index % gpus)),
+            ..engine.clone()
+        },
+    }
 }
 
 /// "on GPUs 0, 1, 2, 3", or "2 CPU threads each".
@@ -219,38 +224,88 @@ fn lanes_in_words(lanes: &[EngineArgs]) -> String {
     }
 }
 
+/// Where a lane takes its turns and reports their ends: the campaign's [`Schedule`], or in an
+/// MPI job, process 0's.
+trait Queue {
+    /// The next turn; None once none is left or `halt` says to stop.
+    fn take(&self, halt: &dyn Fn() -> bool) -> Option<Turn>;
+    /// `turn` has ended with its format at `now`.
+    fn finish(&self, turn: Turn, now: Standing);
+}
+
+impl Queue for Schedule<Standing> {
+    fn take(&self, halt: &dyn Fn() -> bool) -> Option<Turn> {
+        Schedule::take(self, halt)
+    }
+
+    fn finish(&self, turn: Turn, now: Standing) {
+        Schedule::finish(self, turn, |earlier| now.after(earlier));
+    }
+}
+
 /// What every lane shares: the campaign, its queue of turns and its stops.
-#[derive(Clone, Copy)]
-struct Work<'a> {
+struct Work<'a, Q: ?Sized> {
     args: &'a Args,
     sizes: &'a [Shape],
-    schedule: &'a Schedule<Standing>,
+    queue: &'a Q,
     stop: &'a AtomicBool,
     /// The end of --total.
     until: Option<Instant>,
     side_by_side: bool,
+    /// In an MPI job, this process's index.
+    process: Option<usize>,
     process_start: Instant,
 }
+
+impl<Q: ?Sized> Clone for Work<'_, Q> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<Q: ?Sized> Copy for Work<'_, Q> {}
 
 /// A format's turn takes at least this long of what --total leaves, or is not begun.
 const SHORTEST_TURN: Duration = Duration::from_secs(1);
 
-impl Work<'_> {
+impl<'a, Q: Queue + ?Sized> Work<'a, Q> {
+    /// The work of one lane alone: --total counts from now.
+    fn new(args: &'a Args, sizes: &'a [Shape], queue: &'a Q, stop: &'a AtomicBool, process_start: Instant) -> Self {
+        Work {
+            args,
+            sizes,
+            queue,
+            stop,
+            until: args.total.map(|total| Instant::now() + total),
+            side_by_side: false,
+            process: None,
+            process_start,
+        }
+    }
+
     /// The time left of --total (None: no --total).
     fn left(&self) -> Option<Duration> {
         self.until.map(|until| until.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether no turn begins any more: Ctrl-C, or the end of --total.
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.left().is_some_and(|left| left < SHORTEST_TURN)
     }
 
     /// Takes turns on `lane` until none is left, Ctrl-C, or the end of --total. A format that
     /// fails (a damaged or locked folder, another shape's checkpoint) is reported, and the
     /// campaign goes on.
     fn run(self, lane: &EngineArgs) {
-        let halt = || self.stop.load(Ordering::Relaxed) || self.left().is_some_and(|left| left < SHORTEST_TURN);
-        while let Some(turn) = self.schedule.take(halt) {
+        while let Some(turn) = self.queue.take(&|| self.halted()) {
             let shape = self.sizes[turn.format];
-            let _format = self
-                .side_by_side
-                .then(|| tracing::info_span!("", format = %shape).entered());
+            let _format = self.side_by_side.then(|| {
+                match self.process {
+                    Some(process) => tracing::info_span!("", process, format = %shape),
+                    None => tracing::info_span!("", format = %shape),
+                }
+                .entered()
+            });
             // --time, or what --total leaves if less.
             let time = [self.args.time, self.left()].into_iter().flatten().min();
             let assignment = Assignment {
@@ -263,7 +318,7 @@ impl Work<'_> {
                 tracing::error!("{shape}: {}", crate::flags::in_flags(&e));
                 Standing::failed(shape, &e)
             });
-            self.schedule.finish(turn, |earlier| now.after(earlier));
+            self.queue.finish(turn, now);
         }
     }
 }

@@ -7,7 +7,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 /// One search of the campaign: a format (its index in the list) in a pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Turn {
     pub pass: u32,
     pub format: usize,
@@ -24,6 +24,32 @@ struct State<T> {
     waiting: VecDeque<Turn>,
     running: Vec<usize>,
     latest: Vec<Option<T>>,
+}
+
+/// What a free lane gets from the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Turn(Turn),
+    /// Every waiting turn's format is being searched: ask again once one ends.
+    Wait,
+    /// No turn is left (or the campaign halts).
+    Done,
+}
+
+impl<T> State<T> {
+    fn next(&mut self, halt: bool) -> Next {
+        if halt || self.waiting.is_empty() {
+            return Next::Done;
+        }
+        let free = self.waiting.iter().position(|t| !self.running.contains(&t.format));
+        match free.and_then(|at| self.waiting.remove(at)) {
+            Some(turn) => {
+                self.running.push(turn.format);
+                Next::Turn(turn)
+            }
+            None => Next::Wait,
+        }
+    }
 }
 
 /// How long a lane waits for a running format before it looks at `halt` again.
@@ -55,20 +81,25 @@ impl<T> Schedule<T> {
     pub fn take(&self, halt: impl Fn() -> bool) -> Option<Turn> {
         let mut state = self.lock();
         loop {
-            if halt() || state.waiting.is_empty() {
-                return None;
+            match state.next(halt()) {
+                Next::Turn(turn) => return Some(turn),
+                Next::Done => return None,
+                Next::Wait => {
+                    state = self
+                        .freed
+                        .wait_timeout(state, LOOK_AGAIN)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
             }
-            let free = state.waiting.iter().position(|t| !state.running.contains(&t.format));
-            if let Some(turn) = free.and_then(|at| state.waiting.remove(at)) {
-                state.running.push(turn.format);
-                return Some(turn);
-            }
-            state = self
-                .freed
-                .wait_timeout(state, LOOK_AGAIN)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
         }
+    }
+
+    /// What [`Schedule::take`] would give now, without waiting: for a lane of another process,
+    /// whose request must not hold up the others'.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn poll(&self, halt: bool) -> Next {
+        self.lock().next(halt)
     }
 
     /// `turn` has ended with its format at `now`, given where its earlier turn left it.
@@ -88,7 +119,7 @@ impl<T> Schedule<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Schedule, Turn};
+    use super::{Next, Schedule, Turn};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
@@ -108,6 +139,19 @@ mod tests {
         assert_eq!(schedule.take(|| false), Some(Turn { pass: 2, format: 0 }));
         assert_eq!(schedule.take(|| false), None, "no turn is left");
         assert_eq!(schedule.into_latest(), vec![Some(5), Some(7)]);
+    }
+
+    #[test]
+    fn a_poll_never_waits() {
+        let schedule = Schedule::<u32>::new(1, 2);
+        let first = Turn { pass: 1, format: 0 };
+        assert_eq!(schedule.poll(false), Next::Turn(first));
+        // The format's second pass waits for its first, which is running.
+        assert_eq!(schedule.poll(false), Next::Wait);
+        assert_eq!(schedule.poll(true), Next::Done, "halted");
+        schedule.finish(first, |_| 1);
+        assert_eq!(schedule.poll(false), Next::Turn(Turn { pass: 2, format: 0 }));
+        assert_eq!(schedule.poll(false), Next::Done);
     }
 
     #[test]
