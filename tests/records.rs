@@ -387,27 +387,28 @@ fn a_resumed_symmetric_format_takes_no_construction() {
     }
 }
 
-/// `--hunt` with `--passes 2`: 2x2x2 reaches its best known 7 in the first pass and resumes in
-/// the second aimed at 6 (7 is proven optimal, so the hunt runs its time out); a campaign
-/// without `--hunt` skips a format at its best known rank.
+/// `--hunt` with `--passes 2`: 2x2x4 reaches its best known 14 in the first pass and resumes in
+/// the second aimed at 13; 2x2x2's 7 is proven optimal, so it is not hunted; a campaign without
+/// `--hunt` skips a format at its best known rank.
 #[test]
 fn a_hunting_campaign_aims_a_format_at_its_best_known_rank_one_below_it() {
     let dir = tempfile::tempdir().unwrap();
-    let run = campaign_with(dir.path(), "2x2x2", "0.5s", &["--passes", "2", "--hunt"]);
+    let run = campaign_with(dir.path(), "2x2x2,2x2x4", "0.5s", &["--passes", "2", "--hunt"]);
     let said = text(&run);
     assert!(run.status.success(), "{said}");
-    let row = &campaign_rows(&run)[0];
-    assert_eq!(
-        (row.2.as_str(), row.3.as_str()),
-        ("7", "at the best known rank, hunting below"),
-        "{said}"
-    );
-    let checkpoint = std::fs::read_to_string(dir.path().join("2x2x2/checkpoint.json")).unwrap();
-    let checkpoint: Value = serde_json::from_str(&checkpoint).unwrap();
-    assert_eq!(checkpoint["target"], 6, "{said}");
-    let again = campaign(dir.path(), "2x2x2", "0.5s");
+    let rows = campaign_rows(&run);
+    let row = |i: usize| (rows[i].2.as_str(), rows[i].3.as_str());
+    assert_eq!(row(1), ("14", "at the best known rank, hunting below"), "{said}");
+    assert_eq!(row(0), ("7", "target reached"), "{said}");
+    assert!(said.contains("2x2x2: at a rank proven optimal"), "{said}");
+    let target = |shape: &str| {
+        let checkpoint = std::fs::read_to_string(dir.path().join(shape).join("checkpoint.json")).unwrap();
+        serde_json::from_str::<Value>(&checkpoint).unwrap()["target"].clone()
+    };
+    assert_eq!((target("2x2x4"), target("2x2x2")), (13.into(), 7.into()), "{said}");
+    let again = campaign(dir.path(), "2x2x4", "0.5s");
     assert!(
-        text(&again).contains("2x2x2: at its target or its best known rank"),
+        text(&again).contains("2x2x4: at its target or its best known rank"),
         "{}",
         text(&again)
     );

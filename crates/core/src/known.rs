@@ -67,6 +67,21 @@ pub fn best_known(shape: Shape) -> Option<BestKnown> {
     table().chain(wide_table()).find(|entry| entry.dims == d)
 }
 
+/// The rank below which no scheme of `shape` exists over F2, where a proof says so and it meets
+/// the best known rank (a hunt below it is in vain): lower bounds proven over every field, so
+/// over F2 too. `<2,2,2>`: 7 (Winograd 1971; Hopcroft and Kerr 1971); `<2,2,3>`: 11 (Alekseyev
+/// 1985); `<1,m,p>`: `m * p`.
+pub fn proven_optimal_rank(shape: Shape) -> Option<usize> {
+    let mut d = shape.dims();
+    d.sort_unstable();
+    match d {
+        [1, m, p] => Some(m * p),
+        [2, 2, 2] => Some(7),
+        [2, 2, 3] => Some(11),
+        _ => None,
+    }
+}
+
 /// The best known rank over F2 for `shape`, if known.
 pub fn best_known_rank(shape: Shape) -> Option<usize> {
     let mut d = shape.dims();
@@ -104,6 +119,17 @@ mod tests {
             }
         }
         assert!(table().all(|e| !e.source.is_empty()));
+    }
+
+    #[test]
+    fn a_proven_optimal_rank_is_the_best_known_one_in_every_order() {
+        for shape in [s(2, 2, 2), s(2, 2, 3), s(3, 2, 2), s(2, 3, 2), s(1, 4, 5)] {
+            let proven = proven_optimal_rank(shape);
+            assert!(proven.is_some(), "{shape}");
+            assert_eq!(proven, best_known_rank(shape), "{shape}");
+        }
+        assert_eq!(proven_optimal_rank(s(2, 2, 4)), None);
+        assert_eq!(proven_optimal_rank(s(3, 3, 3)), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
-use flipgraph_core::known::best_known_rank;
+use flipgraph_core::known::{best_known_rank, proven_optimal_rank};
 use flipgraph_core::Shape;
 
 use super::Args;
@@ -108,11 +108,16 @@ pub fn run_format(
     let known = best_known_rank(shape);
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
     let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
-    if let Some(done) = previous.filter(|p| (p.done || at_known) && !args.hunt) {
-        tracing::info!(
-            "{shape}: at its target or its best known rank in {}; skipped (--hunt searches below it)",
-            dir.display()
-        );
+    // A hunt below a rank proven optimal is in vain.
+    let proven = best_so_far.is_some_and(|best| Some(best) <= proven_optimal_rank(shape));
+    if let Some(done) = previous.filter(|p| ((p.done || at_known) && !args.hunt) || proven) {
+        match proven {
+            true => tracing::info!("{shape}: at a rank proven optimal (no scheme has fewer terms); skipped"),
+            false => tracing::info!(
+                "{shape}: at its target or its best known rank in {}; skipped (--hunt searches below it)",
+                dir.display()
+            ),
+        }
         return Ok(done);
     }
     let pass = turn

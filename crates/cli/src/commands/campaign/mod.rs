@@ -76,7 +76,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     passes: u32,
     /// Formats at their best known rank search below it (for a new record) instead of being
-    /// skipped: each such format resumes aimed one rank lower.
+    /// skipped: each such format resumes aimed one rank lower (not where that rank is proven
+    /// optimal: 2x2x2 and 2x2x3).
     #[arg(long)]
     hunt: bool,
     /// Formats searched at once, side by side (default: one per GPU, each on its own GPU; on
