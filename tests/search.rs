@@ -1581,3 +1581,68 @@ fn a_search_starts_from_several_files_and_folders() {
         text(&mixed)
     );
 }
+
+/// `--islands 2`: two islands on threads of one process; island 0 writes the verified results
+/// and an `islands` event, island 1 its checkpoint; a plain resume (one island) takes both
+/// checkpoints over and removes island 1's folder.
+#[test]
+fn islands_on_threads_write_as_a_job_does_and_a_plain_resume_takes_them_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("islands");
+    let run = bin()
+        .args([
+            "search",
+            "--size",
+            "3",
+            "--target-rank",
+            "23",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+        ])
+        .args([
+            "--islands",
+            "2",
+            "--exchange-every",
+            "0.1",
+            "--time",
+            "60s",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run));
+    assert_folder_sound(&out);
+    assert!(results(&out)
+        .iter()
+        .any(|r| r.to_string_lossy().ends_with("3x3x3-r23.json")));
+    let events = logged_events(&out);
+    let islands: Vec<_> = events.iter().filter(|e| e["event"] == "islands").collect();
+    assert_eq!(islands.len(), 1, "{events:?}");
+    assert_eq!(islands[0]["islands"], 2);
+    let island_1 = out.join("island-1");
+    assert!(island_1.join("checkpoint.json").exists());
+    assert!(results(&island_1).is_empty(), "island 1 writes no results");
+    let again = bin()
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--target-rank",
+            "22",
+            "--time",
+            "0.5s",
+        ])
+        .args(["--quiet", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(!island_1.exists(), "{}", text(&again));
+    assert_folder_sound(&out);
+}

@@ -11,6 +11,7 @@ mod pool;
 pub mod progress;
 mod record;
 mod styles;
+pub mod threads;
 
 pub use config::*;
 

@@ -208,6 +208,7 @@ fn search_args(args: &Args, turn: &Assignment, shape: Shape, resume: bool) -> se
         json: args.json,
         quiet: args.quiet,
         in_lines: turn.side_by_side,
+        islands: None,
         exchange_every: Sharing::default().every,
         exchange_schemes: Sharing::default().schemes,
         // A resumed format keeps the cubes its checkpoint records (a resume refuses --cubes).

@@ -14,12 +14,13 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use super::choices::{LadderArg, SymmetryArg};
-use super::engine_args::{parse_diagonal, EngineArgs};
+use super::engine_args::{at_least_one, parse_diagonal, EngineArgs};
 use crate::engine::{cores, refuse_wide_symmetry, Backend, EngineSpec, Group, Kind, StartKind, Width};
-use crate::search::island::Island;
+use crate::search::island::{Island, Sharing};
 use crate::search::ladder::Climb;
 use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::Progress;
+use crate::search::threads::{IslandLeft, ThreadPeers};
 use crate::search::{default_target, Driver, SearchConfig, Start};
 use crate::write::parse_writable;
 
@@ -94,11 +95,18 @@ pub struct Args {
     /// Progress in log lines even on a terminal (a campaign's formats searched side by side).
     #[arg(skip)]
     pub in_lines: bool,
-    /// MPI jobs: how often the processes (islands) swap their best schemes.
-    #[arg(help_heading = "MPI jobs", long, default_value = "5", value_parser = parse_duration, hide = !cfg!(feature = "mpi"))]
+    /// Run as this many islands on threads, each with its own pool and engine (the GPU of its
+    /// index, or a share of the cores).
+    ///
+    /// The islands share their best schemes as an MPI job's processes do; island 0 writes the
+    /// results, island K its checkpoint in OUT/island-K (a resume takes any number of islands).
+    #[arg(help_heading = "Islands", long, value_parser = at_least_one::<usize>)]
+    pub islands: Option<usize>,
+    /// How often islands (of --islands, or an MPI job's processes) swap their best schemes.
+    #[arg(help_heading = "Islands", long, default_value = "5", value_parser = parse_duration)]
     pub exchange_every: Duration,
-    /// MPI jobs: most schemes each process offers per exchange (its best ones not offered yet).
-    #[arg(help_heading = "MPI jobs", long, default_value_t = 2, hide = !cfg!(feature = "mpi"))]
+    /// Most schemes each island offers per exchange (its best ones not offered yet).
+    #[arg(help_heading = "Islands", long, default_value_t = 2)]
     pub exchange_schemes: usize,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -305,11 +313,75 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let stop = interrupt_flag()?;
     #[cfg(feature = "mpi")]
     if let Some(job) = flipgraph_search::cluster::Job::init()? {
+        if args.islands.is_some() {
+            anyhow::bail!("--islands: an MPI job's processes are its islands; leave --islands out");
+        }
         return run_in_job(&args, &stop, process_start, &job);
     }
-    let ended = execute(&args, &stop, process_start, None)?;
+    let ended = match args.islands {
+        Some(islands) if islands > 1 => on_threads(&args, &stop, process_start, islands)?,
+        _ => execute(&args, &stop, process_start, None)?,
+    };
     ended.report(args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// How islands share, as the flags say.
+fn sharing(args: &Args) -> Sharing {
+    Sharing {
+        every: args.exchange_every,
+        schemes: args.exchange_schemes,
+    }
+}
+
+/// Runs the search as `islands` islands on threads of this process; island 0's end speaks for
+/// them. An island that fails ends the others (at their next agreement); its error is the one
+/// returned.
+fn on_threads(args: &Args, stop: &AtomicBool, process_start: Instant, islands: usize) -> Result<Ended> {
+    let ends = std::thread::scope(|scope| {
+        let threads: Vec<_> = ThreadPeers::board(islands)
+            .into_iter()
+            .enumerate()
+            .map(|(index, peers)| {
+                scope.spawn(move || {
+                    let _island = tracing::info_span!("", island = index).entered();
+                    let place = Place {
+                        island: Island::new(Box::new(peers), sharing(args)),
+                        local_index: index,
+                        local_size: islands,
+                    };
+                    execute(args, stop, process_start, Some(place))
+                })
+            })
+            .collect();
+        let joined = threads.into_iter().map(|t| t.join());
+        joined
+            .map(|end| end.unwrap_or_else(|_| Err(anyhow::anyhow!("an island panicked"))))
+            .collect::<Vec<_>>()
+    });
+    let mut first_error = None;
+    let mut island_0 = None;
+    for end in ends {
+        match end {
+            Ok(end) => {
+                island_0.get_or_insert(end);
+            }
+            Err(e) if e.is::<IslandLeft>() && first_error.is_some() => {}
+            Err(e) => {
+                if first_error
+                    .as_ref()
+                    .is_none_or(|f: &anyhow::Error| f.is::<IslandLeft>())
+                {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    match (first_error, island_0) {
+        (Some(e), _) => Err(e),
+        (None, Some(end)) => Ok(end),
+        (None, None) => anyhow::bail!("no island ran"),
+    }
 }
 
 /// Runs this process's island of an MPI job; island 0 reports. An island that fails ends the
@@ -321,12 +393,8 @@ fn run_in_job(
     process_start: Instant,
     job: &flipgraph_search::cluster::Job,
 ) -> Result<ExitCode> {
-    let sharing = crate::search::island::Sharing {
-        every: args.exchange_every,
-        schemes: args.exchange_schemes,
-    };
     let place = Place {
-        island: Island::new(Box::new(job.peers()), sharing),
+        island: Island::new(Box::new(job.peers()), sharing(args)),
         local_index: job.local_index,
         local_size: job.local_size,
     };
