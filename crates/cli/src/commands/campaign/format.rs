@@ -109,7 +109,7 @@ pub fn run_format(
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
     let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
     // A hunt below a rank proven optimal is in vain.
-    let proven = best_so_far.is_some_and(|best| Some(best) <= proven_optimal_rank(shape));
+    let proven = args.hunt && best_so_far.is_some_and(|best| Some(best) <= proven_optimal_rank(shape));
     if let Some(done) = previous.filter(|p| ((p.done || at_known) && !args.hunt) || proven) {
         match proven {
             true => tracing::info!("{shape}: at a rank proven optimal (no scheme has fewer terms); skipped"),
