@@ -227,7 +227,7 @@ impl<F: Width> Driver<'_, F> {
             return Ok(());
         };
         let t = Instant::now();
-        let offer = island.offer(self.pool.iter());
+        let offer = island.offer(self.population.pool.iter());
         let received = island.peers.all_gather(&offer)?;
         let me = island.index();
         island.cost.exchanges += 1;
@@ -263,8 +263,8 @@ impl<F: Width> Driver<'_, F> {
                     continue;
                 }
             };
-            let improves = self.pool.best_rank().is_none_or(|b| scheme.rank() < b);
-            if self.pool.insert(scheme.clone()) {
+            let improves = self.population.pool.best_rank().is_none_or(|b| scheme.rank() < b);
+            if self.population.pool.insert(scheme.clone()) {
                 pooled.push(scheme.rank());
                 if improves {
                     tracing::info!("rank {} from island {from}", scheme.rank());
@@ -275,11 +275,11 @@ impl<F: Width> Driver<'_, F> {
         if !pooled.is_empty() {
             let event = json!({
                 "event": "received",
-                "t": self.process_start.elapsed().as_secs_f64(),
+                "t": self.clock.t(),
                 "from": from,
                 "ranks": pooled,
             });
-            self.log_event(&event);
+            self.results.event(&event);
         }
         Ok(())
     }
@@ -333,7 +333,7 @@ impl<F: Width> Driver<'_, F> {
             job[1]
         );
         self.progress.note(&event, &text);
-        self.log_event(&event);
+        self.results.event(&event);
         Ok(())
     }
 
@@ -351,9 +351,7 @@ impl<F: Width> Driver<'_, F> {
                 island.size()
             }
         };
-        if let Some(out) = &self.output {
-            out.retire_islands(islands);
-        }
+        self.results.retire_islands(islands);
         Ok(())
     }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::engine::{Kind, Round};
+use flipgraph_core::plateau::Style;
 use flipgraph_core::Term;
 
 #[test]
@@ -29,34 +30,6 @@ fn the_standing_shows_the_escaping_walkers_limits_and_every_walkers_rank() {
     // With every walker holding (a fixed plateau that long), their own median.
     let holding = [status(50, hold), status(50, 2 * hold), status(50, 2 * hold)];
     assert_eq!(Standing::of(&holding).plateau, 2 * hold);
-}
-
-#[test]
-fn a_walk_is_credited_only_with_ranks_below_the_pools_best_at_its_load() {
-    // A walker whose best since its load is `best`, loaded when the pool's best was
-    // `pool_best`.
-    let walker = |best: usize, pool_best: usize| WalkerState {
-        best_rank: best,
-        idle_steps: 0,
-        pool_best,
-        origin: Origin {
-            walker: 0,
-            rank: best,
-            from_start: false,
-            style: Style::Hold,
-            steps: 0,
-        },
-    };
-    // From the start scheme (100) down to 80, where the pool holds 77 already: nothing new.
-    assert_eq!(walker(100, 77).gain(80), 0);
-    assert_eq!(walker(100, 77).gain(75), 2);
-    // From the pool's best: every rank below it.
-    assert_eq!(walker(77, 77).gain(76), 1);
-    // From a rank above the best, below its own best only once below the pool's.
-    assert_eq!(walker(79, 77).gain(78), 0);
-    // A walker that had gone below the pool's best gains only below its own best.
-    assert_eq!(walker(75, 77).gain(74), 1);
-    assert_eq!(walker(75, 77).gain(76), 0);
 }
 
 /// Two walkers: walker 0 finds the naive 2x2x2 scheme (rank 8) in every round, walker 1
