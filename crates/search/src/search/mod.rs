@@ -53,7 +53,7 @@ const STATUS_EVERY: Duration = Duration::from_millis(500);
 const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// The driver (of schemes with factors of `F`): owns the engine and, in parts, the search's
-/// population ([`restarts`]), its clock ([`clock`]), what it keeps ([`results`]) and its
+/// population (`restarts.rs`), its clock (`clock.rs`), what it keeps (`results.rs`) and its
 /// place among islands ([`island`]).
 pub struct Driver<'a, F: Width = u64> {
     engine: &'a mut dyn Engine<F>,
