@@ -60,6 +60,14 @@ pub struct Island {
     pub(super) cost: Cost,
 }
 
+/// What the islands agreed on in a round.
+struct Agreed {
+    stop: Option<Stop>,
+    exchange: bool,
+    /// The job's steps, vertices and reductions since its islands started.
+    work: Counters,
+}
+
 /// What sharing cost an island.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cost {
@@ -92,15 +100,35 @@ impl Island {
         self.peers.size()
     }
 
-    /// Agrees on how (whether) to stop and whether to exchange now. `local` is this island's
-    /// own reason: the job stops when any island has one, for the weightiest reason (a
-    /// reached target over an interrupt over the time limit).
-    fn agree(&mut self, local: Option<Stop>) -> Result<(Option<Stop>, bool)> {
+    /// Agrees on how (whether) to stop and whether to exchange now, and sums the islands'
+    /// work (`own`: this island's since it started) for the status line. `local` is this
+    /// island's own reason: the job stops when any island has one, for the weightiest reason (a
+    /// reached target over an interrupt over the time limit). One collective (a sum).
+    fn agree(&mut self, local: Option<Stop>, own: &Counters) -> Result<Agreed> {
         let t = Instant::now();
         let due = self.last_exchange.elapsed() >= self.sharing.every;
-        let agreed = self.peers.max(&[stop_code(local), u64::from(due)])?;
+        // One count per stop code (1-3), then whether an exchange is due, then the work.
+        let mut values = [0, 0, 0, u64::from(due), own.steps, own.vertices, own.reductions];
+        if let Some(slot) = (stop_code(local) as usize).checked_sub(1) {
+            values[slot] = 1;
+        }
+        let sum = self.peers.sum(&values)?;
+        let [time_limit, interrupted, target, due, steps, vertices, reductions] = sum[..] else {
+            bail!("the peers summed {} values, not {}", sum.len(), values.len());
+        };
+        let by_code = [time_limit, interrupted, target];
+        let code = (1..=3).rev().find(|&code| by_code[code - 1] > 0).unwrap_or(0);
         self.cost.time += t.elapsed();
-        Ok((stop_from_code(agreed[0]), agreed[1] != 0))
+        Ok(Agreed {
+            stop: stop_from_code(code as u64),
+            exchange: due > 0,
+            work: Counters {
+                steps,
+                vertices,
+                reductions,
+                ..Counters::default()
+            },
+        })
     }
 
     /// Up to `sharing.schemes` of `schemes` (lowest rank first) not offered before, encoded.
@@ -211,14 +239,16 @@ impl<F: Width> Driver<'_, F> {
     /// The job's stop reason, agreed with the other islands (exchanging first when due);
     /// `local` alone without islands.
     pub(super) fn agree(&mut self, local: Option<Stop>) -> Result<Option<Stop>> {
+        let own = self.walked();
         let Some(island) = &mut self.island else {
             return Ok(local);
         };
-        let (stop, exchange) = island.agree(local)?;
-        if exchange && stop.is_none() {
+        let agreed = island.agree(local, &own)?;
+        self.job_work = agreed.work;
+        if agreed.exchange && agreed.stop.is_none() {
             self.exchange()?;
         }
-        Ok(stop)
+        Ok(agreed.stop)
     }
 
     /// Offers this island's best new schemes to every other and pools theirs, verified.
@@ -397,6 +427,40 @@ mod tests {
         bad[3] = 0xff;
         assert!(decode::<u64>(shape, &bad).is_err());
         assert!(decode::<u64>(shape, &[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn islands_agree_on_the_weightiest_stop_and_sum_their_work() {
+        use crate::search::threads::ThreadPeers;
+        let local = [None, Some(Stop::TimeLimit), Some(Stop::Interrupted)];
+        let agreed: Vec<(Option<Stop>, bool, Counters)> = std::thread::scope(|scope| {
+            let threads: Vec<_> = ThreadPeers::board(3)
+                .into_iter()
+                .zip(local)
+                .map(|(peers, stop)| {
+                    scope.spawn(move || {
+                        let mut island = Island::new(Box::new(peers), Sharing::default());
+                        let i = island.index() as u64;
+                        let own = Counters {
+                            steps: 10 + i,
+                            vertices: 100 * i,
+                            reductions: 1,
+                            ..Counters::default()
+                        };
+                        let first = island.agree(None, &own).unwrap();
+                        assert_eq!(first.stop, None);
+                        let a = island.agree(stop, &own).unwrap();
+                        (a.stop, a.exchange, a.work)
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        for (stop, exchange, work) in agreed {
+            assert_eq!(stop, Some(Stop::Interrupted));
+            assert!(!exchange, "not due within 5 s");
+            assert_eq!((work.steps, work.vertices, work.reductions), (33, 300, 3));
+        }
     }
 
     #[test]

@@ -72,6 +72,8 @@ pub struct Driver<'a, F: Width = u64> {
     standing: Standing,
     /// Steps of an average walker since the pool's best rank last improved (this process).
     stalled: u64,
+    /// The islands' work since they started, as last agreed (islands only): the status line's.
+    job_work: Counters,
     /// This process's part in a job of many (an MPI job, or islands on threads), if it is one.
     island: Option<Island>,
 }
@@ -137,8 +139,24 @@ impl<'a, F: Width> Driver<'a, F> {
             rejected: 0,
             standing: Standing::default(),
             stalled: 0,
+            job_work: Counters::default(),
             island: None,
         })
+    }
+
+    /// This process's work since it started (the runs it resumed not counted).
+    fn walked(&self) -> Counters {
+        let mut own = self.counters;
+        own.subtract(self.resumed_counters);
+        own
+    }
+
+    /// The work the status line shows: the job's, as last agreed, in a job of islands.
+    fn shown_work(&self) -> Counters {
+        match self.island {
+            Some(_) => self.job_work,
+            None => self.walked(),
+        }
     }
 
     fn pool(&self) -> &pool::Pool<F> {
@@ -170,7 +188,7 @@ impl<'a, F: Width> Driver<'a, F> {
         let mut last_checkpoint = Instant::now();
         self.checkpoint_now(&mut last_checkpoint);
         self.settle_islands()?;
-        let mut window = (Instant::now(), self.counters);
+        let mut window = (Instant::now(), self.shown_work());
         let mut progress_logged: Option<Instant> = None;
         let walk_start = Instant::now();
         let outcome = loop {
@@ -193,7 +211,7 @@ impl<'a, F: Width> Driver<'a, F> {
             }
             if window.0.elapsed() >= STATUS_EVERY {
                 self.report_progress(&window, &mut progress_logged);
-                window = (Instant::now(), self.counters);
+                window = (Instant::now(), self.shown_work());
             }
         };
         let walk_time = walk_start.elapsed();
@@ -204,9 +222,7 @@ impl<'a, F: Width> Driver<'a, F> {
             tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
         }
         self.progress.finish();
-        let mut own = self.counters;
-        own.subtract(self.resumed_counters);
-        let counters = self.job_counters(own)?;
+        let counters = self.job_counters(self.walked())?;
         self.report_sharing(walk_time)?;
         match outcome {
             Stop::Interrupted => self.results.lifts.abandon(),
@@ -249,7 +265,7 @@ impl<'a, F: Width> Driver<'a, F> {
     /// week-long search does not fill its disk.
     fn report_progress(&mut self, window: &(Instant, Counters), logged: &mut Option<Instant>) {
         let dt = window.0.elapsed().as_secs_f64();
-        let mut c = self.counters;
+        let mut c = self.shown_work();
         c.subtract(window.1);
         let status = Status {
             shape: self.config.shape,

@@ -95,8 +95,8 @@ pub struct Args {
     /// Progress in log lines even on a terminal (a campaign's formats searched side by side).
     #[arg(skip)]
     pub in_lines: bool,
-    /// Run as this many islands on threads, each with its own pool and engine (the GPU of its
-    /// index, or a share of the cores).
+    /// Islands on threads, each with its own pool and engine (the GPU of its index, or a share
+    /// of the cores) [default: one per GPU; 1 on the CPU].
     ///
     /// The islands share their best schemes as an MPI job's processes do; island 0 writes the
     /// results, island K its checkpoint in OUT/island-K (a resume takes any number of islands).
@@ -318,12 +318,29 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         }
         return run_in_job(&args, &stop, process_start, &job);
     }
-    let ended = match args.islands {
-        Some(islands) if islands > 1 => on_threads(&args, &stop, process_start, islands)?,
-        _ => execute(&args, &stop, process_start, None)?,
+    let ended = match islands(&args)? {
+        1 => execute(&args, &stop, process_start, None)?,
+        islands => on_threads(&args, &stop, process_start, islands)?,
     };
     ended.report(args.json);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The islands of this process: --islands, else one per GPU where the search walks on several
+/// (3x5x5 to 58 on 4 H100s took a median 0.23x one GPU's time as islands, 0.74x as one engine
+/// across the four: BENCHMARKS.md, Several GPUs and processes).
+fn islands(args: &Args) -> Result<usize> {
+    if let Some(islands) = args.islands {
+        return Ok(islands);
+    }
+    if args.engine.gpu.is_some() || !args.engine.spec().on_gpu() {
+        return Ok(1);
+    }
+    let gpus = crate::engine::gpu::device_count()?;
+    if gpus > 1 {
+        tracing::info!("{gpus} islands, one per GPU (--islands 1: one engine across them)");
+    }
+    Ok(gpus.max(1))
 }
 
 /// How islands share, as the flags say.
