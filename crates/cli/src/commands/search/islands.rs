@@ -1,0 +1,141 @@
+//! A search as islands: on threads of this process (`--islands`, one per GPU by default on
+//! several), or as this process's island of an MPI job (feature `mpi`).
+
+#[cfg(feature = "mpi")]
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::{execute, Args, Ended};
+use crate::engine::{cores, EngineSpec};
+use crate::search::island::{Island, Sharing};
+use crate::search::threads::{IslandLeft, ThreadPeers};
+
+/// The islands of this process: --islands, else one per GPU where the search walks on several
+/// (3x5x5 to 58 on 4 H100s took a median 0.23x one GPU's time as islands, 0.74x as one engine
+/// across the four: BENCHMARKS.md, Several GPUs and processes).
+pub fn count(args: &Args) -> Result<usize> {
+    if let Some(islands) = args.islands {
+        return Ok(islands);
+    }
+    if args.engine.gpu.is_some() || !args.engine.spec().on_gpu() {
+        return Ok(1);
+    }
+    // Without a usable GPU the engine's opening says why, in the flags' words.
+    let gpus = crate::engine::gpu::device_count().unwrap_or(1);
+    if gpus > 1 {
+        tracing::info!("{gpus} islands, one per GPU (--islands 1: one engine across them)");
+    }
+    Ok(gpus.max(1))
+}
+
+/// How islands share, as the flags say.
+fn sharing(args: &Args) -> Sharing {
+    Sharing {
+        every: args.exchange_every,
+        schemes: args.exchange_schemes,
+    }
+}
+
+/// Runs the search as `islands` islands on threads of this process; island 0's end speaks for
+/// them. An island that fails ends the others (at their next agreement); its error is the one
+/// returned.
+pub fn on_threads(args: &Args, stop: &AtomicBool, process_start: Instant, islands: usize) -> Result<Ended> {
+    let ends = std::thread::scope(|scope| {
+        let threads: Vec<_> = ThreadPeers::board(islands)
+            .into_iter()
+            .enumerate()
+            .map(|(index, peers)| {
+                scope.spawn(move || {
+                    let _island = tracing::info_span!("", island = index).entered();
+                    let place = Place {
+                        island: Island::new(Box::new(peers), sharing(args)),
+                        local_index: index,
+                        local_size: islands,
+                    };
+                    execute(args, stop, process_start, Some(place))
+                })
+            })
+            .collect();
+        let joined = threads.into_iter().map(|t| t.join());
+        joined
+            .map(|end| end.unwrap_or_else(|_| Err(anyhow::anyhow!("an island panicked"))))
+            .collect::<Vec<_>>()
+    });
+    let mut first_error = None;
+    let mut island_0 = None;
+    for end in ends {
+        match end {
+            Ok(end) => {
+                island_0.get_or_insert(end);
+            }
+            Err(e) if e.is::<IslandLeft>() && first_error.is_some() => {}
+            Err(e) => {
+                if first_error
+                    .as_ref()
+                    .is_none_or(|f: &anyhow::Error| f.is::<IslandLeft>())
+                {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    match (first_error, island_0) {
+        (Some(e), _) => Err(e),
+        (None, Some(end)) => Ok(end),
+        (None, None) => anyhow::bail!("no island ran"),
+    }
+}
+
+/// Runs this process's island of an MPI job; island 0 reports. An island that fails ends the
+/// job: the others would wait for it forever.
+#[cfg(feature = "mpi")]
+pub fn in_job(
+    args: &Args,
+    stop: &AtomicBool,
+    process_start: Instant,
+    job: &flipgraph_search::cluster::Job,
+) -> Result<ExitCode> {
+    let place = Place {
+        island: Island::new(Box::new(job.peers()), sharing(args)),
+        local_index: job.local_index,
+        local_size: job.local_size,
+    };
+    match execute(args, stop, process_start, Some(place)) {
+        Ok(ended) => {
+            if job.index() == 0 {
+                ended.report(args.json);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            tracing::error!("island {}: {}; ending the job", job.index(), crate::flags::in_flags(&e));
+            job.abort(1)
+        }
+    }
+}
+
+/// A search's part in a job of islands: its island, and its place among the job's processes
+/// on its host (which share its cores and GPUs).
+pub struct Place {
+    pub island: Island,
+    pub local_index: usize,
+    pub local_size: usize,
+}
+
+impl Place {
+    /// The engine of this island: its share of the host's cores and its own GPU, unless the
+    /// flags say otherwise.
+    pub fn share(&self, spec: EngineSpec) -> EngineSpec {
+        EngineSpec {
+            threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
+            gpu: spec.gpu.or(Some(self.local_index)),
+            // Sized for the shape: migrants from islands that resumed elsewhere may lie above
+            // this island's starts.
+            start_rank: None,
+            ..spec
+        }
+    }
+}
