@@ -17,8 +17,8 @@
 //! between the images that met ([`log::ORBIT_FLIP`]; under the reversal alone, a plain flip
 //! after [`log::REVERSE`]); no move leaves a representative `X (x) X (x) X` under a rotating
 //! group (it would settle to a fixed term), and one that the reversal fixes is cleared (its
-//! orbit cancels). Reductions are merges only: the kernels ignore [`FLAG_SCAN`] and
-//! [`FLAG_GENERALIZED`].
+//! orbit cancels). Reductions are merges only: the kernels ignore [`Switch::Scan`] and
+//! [`Switch::Generalized`].
 
 use bytemuck::{Pod, Zeroable};
 
@@ -29,62 +29,100 @@ use crate::sparsity::Sparsity;
 /// `WarpState::load` when the walker keeps its terms.
 pub const NO_LOAD: u32 = u32::MAX;
 
-/// Flag: reduce dependent groups of three or more terms by generalized flips.
-pub const FLAG_GENERALIZED: u32 = 1;
-/// Flag: write every elementary move to the move log (the differential test).
-pub const FLAG_LOG: u32 = 2;
-/// Flag: trap at once (a test hook for the host's handling of kernel faults).
-pub const FLAG_TRAP: u32 = 4;
-/// Flag: after each flip, scan the warp's terms for every merge and dependent group the flip
-/// made. Without it, merges are the flips that zero a factor (two terms sharing two factors
-/// meet in a match), and generalized flips take the groups of 3 to 5 that a match samples:
-/// each step then costs the same whatever the rank.
-pub const FLAG_SCAN: u32 = 8;
+/// How the walkers of a launch walk: its [`Switch`]es and the sparsity of its walkers, packed in
+/// one word ([`Launch::policy`]). Each walker reads its own ([`WalkPolicy::for_walker`]): sparse
+/// or not, by its style.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(transparent)]
+pub struct WalkPolicy(u32);
 
-/// Flag: lanes draw the slots they offer to a match mostly among their partner hints (the
-/// slots last seen with a partner at the step's position, or changed by a flip since), rather
-/// than uniformly. More matches find pairs where most factors are unique; a new pair of two
-/// unhinted terms meets less often.
-pub const FLAG_HINTS: u32 = 16;
-
-/// Flag: each walker adapts its plateau limit ([`WarpState::plateau`]) to its reductions, by
-/// core's [`crate::plateau`] rule; without it the limit stays as loaded.
-pub const FLAG_ADAPTIVE: u32 = 32;
-
-/// Flag: the walker walks sparse (core's [`crate::sparsity`]): a flip that adds `g >= 2` bits
-/// to its factors is taken with chance `2^-(g-1)`. On a launch, every walker; a kernel sets it
-/// on the walkers that [`FLAG_SPARSE_ODD`] names ([`warp_flags`]). The symmetric kernels' orbit
-/// flips ignore it.
-pub const FLAG_SPARSE: u32 = 64;
-
-/// Flag of a launch: the walkers that hold their plateaus walk sparse ([`Sparsity::Half`];
-/// [`WarpState::hold`]). The name is older than the choice of style per walk.
-pub const FLAG_SPARSE_ODD: u32 = 128;
-
-/// The launch flags that ask for `sparsity`.
-pub const fn sparsity_flags(sparsity: Sparsity) -> u32 {
-    match sparsity {
-        Sparsity::Off => 0,
-        Sparsity::Half => FLAG_SPARSE_ODD,
-        Sparsity::All => FLAG_SPARSE,
-    }
+/// A switch of a [`WalkPolicy`] (its bit in the word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Switch {
+    /// Reduce dependent groups of three or more terms by generalized flips.
+    Generalized = 1,
+    /// Write every elementary move to the move log (the differential test).
+    Log = 2,
+    /// Trap at once (a test hook for the host's handling of kernel faults).
+    Trap = 4,
+    /// After each flip, scan the warp's terms for every merge and dependent group the flip
+    /// made. Without it, merges are the flips that zero a factor (two terms sharing two factors
+    /// meet in a match), and generalized flips take the groups of 3 to 5 that a match samples:
+    /// each step then costs the same whatever the rank.
+    Scan = 8,
+    /// Lanes draw the slots they offer to a match mostly among their partner hints (the slots
+    /// last seen with a partner at the step's position, or changed by a flip since), rather than
+    /// uniformly. More matches find pairs where most factors are unique; a new pair of two
+    /// unhinted terms meets less often.
+    Hints = 16,
+    /// Each walker adapts its plateau limit ([`WarpState::plateau`]) to its reductions, by
+    /// core's [`crate::plateau`] rule; without it the limit stays as loaded.
+    Adaptive = 32,
 }
 
-/// The flags a walker of `style` walks by, of a launch's `flags`: [`FLAG_SPARSE`] set when it
-/// walks sparse, [`FLAG_SPARSE_ODD`] cleared; the rest as given.
-pub const fn warp_flags(flags: u32, style: Style) -> u32 {
-    let sparsity = if flags & FLAG_SPARSE != 0 {
-        Sparsity::All
-    } else if flags & FLAG_SPARSE_ODD != 0 {
-        Sparsity::Half
-    } else {
-        Sparsity::Off
-    };
-    let rest = flags & !(FLAG_SPARSE | FLAG_SPARSE_ODD);
-    if sparsity.walks_sparse(style) {
-        rest | FLAG_SPARSE
-    } else {
-        rest
+/// The bits of the sparsity: every walker sparse, or those that hold their plateaus. A walker's
+/// own policy has at most `ALL_SPARSE` (core's [`crate::sparsity`]: a flip that adds `g >= 2`
+/// bits to its factors is taken with chance `2^-(g-1)`; the symmetric kernels' orbit flips
+/// ignore it).
+const ALL_SPARSE: u32 = 64;
+const HOLDING_SPARSE: u32 = 128;
+
+impl WalkPolicy {
+    /// No switch on; no walker sparse.
+    pub const fn new() -> WalkPolicy {
+        WalkPolicy(0)
+    }
+
+    /// This policy with `switch` on or off.
+    pub const fn with(self, switch: Switch, on: bool) -> WalkPolicy {
+        match on {
+            true => WalkPolicy(self.0 | switch as u32),
+            false => WalkPolicy(self.0 & !(switch as u32)),
+        }
+    }
+
+    /// Whether `switch` is on.
+    pub const fn has(self, switch: Switch) -> bool {
+        self.0 & switch as u32 != 0
+    }
+
+    /// This policy with its walkers sparse as `sparsity` says.
+    pub const fn with_sparsity(self, sparsity: Sparsity) -> WalkPolicy {
+        let others = self.0 & !(ALL_SPARSE | HOLDING_SPARSE);
+        WalkPolicy(
+            others
+                | match sparsity {
+                    Sparsity::Off => 0,
+                    Sparsity::Half => HOLDING_SPARSE,
+                    Sparsity::All => ALL_SPARSE,
+                },
+        )
+    }
+
+    /// Which walkers walk sparse.
+    pub const fn sparsity(self) -> Sparsity {
+        if self.0 & ALL_SPARSE != 0 {
+            Sparsity::All
+        } else if self.0 & HOLDING_SPARSE != 0 {
+            Sparsity::Half
+        } else {
+            Sparsity::Off
+        }
+    }
+
+    /// The policy a walker of `style` walks by: sparse (every walker's sparsity `All`) or not
+    /// (`Off`) as the launch's sparsity says for its style; the switches as given.
+    pub const fn for_walker(self, style: Style) -> WalkPolicy {
+        self.with_sparsity(match self.sparsity().walks_sparse(style) {
+            true => Sparsity::All,
+            false => Sparsity::Off,
+        })
+    }
+
+    /// Whether a walker's own policy ([`WalkPolicy::for_walker`]) walks sparse.
+    pub const fn sparse(self) -> bool {
+        self.0 & ALL_SPARSE != 0
     }
 }
 
@@ -217,8 +255,8 @@ pub struct Launch {
     pub steps: u32,
     /// A walker stops at this rank or below.
     pub target: u32,
-    /// `FLAG_*` bits.
-    pub flags: u32,
+    /// How the walkers walk.
+    pub policy: WalkPolicy,
     /// Entries of each move log.
     pub log_cap: u32,
     /// Slots each lane samples per step (match rounds) before the step gives up.
@@ -227,9 +265,10 @@ pub struct Launch {
     pub flips: u32,
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
-    /// With [`FLAG_ADAPTIVE`], the lowest plateau limit (core's `Plateau::Adaptive` floor) of
-    /// the escaping walkers; the holding ones hold theirs ([`WarpState::hold`],
-    /// `plateau::walker_floor`).
+    /// Under [`Switch::Adaptive`], the lowest plateau limit (core's `Plateau::Adaptive` floor)
+    /// of the escaping walkers; the holding ones hold theirs ([`WarpState::hold`],
+    /// `plateau::walker_floor`). Not read without the switch (a fixed plateau is each walker's
+    /// [`WarpState::plateau`]).
     pub plateau_floor: u32,
     /// The bit widths of factors A, B and C ([`crate::group::Reversal::widths`]): the
     /// reversal of the symmetric kernels whose group has it; the others do not read it.
@@ -259,7 +298,7 @@ pub struct WarpState {
     /// Entries written to this warp's move log.
     pub logged: u32,
     /// Steps without a reduction before a plus move (0: never): fixed, or adapted by the walk
-    /// with [`FLAG_ADAPTIVE`] ([`crate::plateau`]).
+    /// under [`Switch::Adaptive`] ([`crate::plateau`]).
     pub plateau: u32,
     /// Terms of the scheme that the walker does not hold: in a symmetric walk, the terms of the
     /// orbits that are not free (kept by the host; the rank is `fixed + order *
@@ -403,8 +442,8 @@ pub mod log {
 mod tests {
     use super::log::{self, ReplayError};
     use super::{
-        factor_index, group_memory_at, group_table_entries, scheme_words, sparsity_flags, warp_flags,
-        warp_shared_bytes, Launch, Partners, Sparsity, Style, WarpState, FLAG_GENERALIZED, FLAG_SPARSE,
+        factor_index, group_memory_at, group_table_entries, scheme_words, warp_shared_bytes, Launch, Partners,
+        Sparsity, Style, Switch, WalkPolicy, WarpState,
     };
     use crate::group::Reversal;
     use crate::moves;
@@ -459,16 +498,36 @@ mod tests {
     #[test]
     fn a_launchs_sparsity_reaches_the_walkers_it_names_and_no_others() {
         for sparsity in [Sparsity::Off, Sparsity::Half, Sparsity::All] {
-            let flags = sparsity_flags(sparsity) | FLAG_GENERALIZED;
+            let policy = WalkPolicy::new()
+                .with(Switch::Generalized, true)
+                .with_sparsity(sparsity);
+            assert_eq!(policy.sparsity(), sparsity);
             for style in Style::ALL {
-                let own = warp_flags(flags, style);
-                assert_eq!(
-                    own & FLAG_SPARSE != 0,
-                    sparsity.walks_sparse(style),
-                    "{sparsity:?} {style:?}"
-                );
-                assert_eq!(own & !FLAG_SPARSE, FLAG_GENERALIZED, "the other flags stay");
+                let own = policy.for_walker(style);
+                assert_eq!(own.sparse(), sparsity.walks_sparse(style), "{sparsity:?} {style:?}");
+                assert!(own.has(Switch::Generalized), "the switches stay");
+                assert!(!own.has(Switch::Scan));
             }
+        }
+    }
+
+    #[test]
+    fn each_switch_is_its_own_bit_beside_the_sparsity() {
+        let all = [
+            Switch::Generalized,
+            Switch::Log,
+            Switch::Trap,
+            Switch::Scan,
+            Switch::Hints,
+            Switch::Adaptive,
+        ];
+        for (i, &on) in all.iter().enumerate() {
+            let policy = WalkPolicy::new().with(on, true).with_sparsity(Sparsity::Half);
+            for (j, &other) in all.iter().enumerate() {
+                assert_eq!(policy.has(other), i == j, "{on:?} {other:?}");
+            }
+            assert_eq!(policy.sparsity(), Sparsity::Half);
+            assert_eq!(policy.with(on, false), WalkPolicy::new().with_sparsity(Sparsity::Half));
         }
     }
 

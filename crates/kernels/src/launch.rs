@@ -4,7 +4,7 @@
 
 use core::arch::nvptx;
 
-use flipgraph_core::device::{warp_flags, warp_shared_bytes, Launch, FLAG_GENERALIZED, FLAG_SCAN, FLAG_TRAP};
+use flipgraph_core::device::{warp_shared_bytes, Launch, Switch};
 use flipgraph_core::group::Group;
 use flipgraph_core::plateau::walker_floor;
 
@@ -159,7 +159,7 @@ walk_kernel!(
 /// memory per warp.
 #[inline(always)]
 unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
-    if launch.flags & FLAG_TRAP != 0 {
+    if launch.policy.has(Switch::Trap) {
         crate::trap();
     }
     let tid = nvptx::_thread_idx_x() as usize;
@@ -176,11 +176,12 @@ unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
         flips: launch.flips.max(1),
         target: launch.target,
         // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
-        // The walkers that hold walk sparse by default (core's `device::warp_flags`).
-        flags: if G != Group::Trivial.index() {
-            warp_flags(launch.flags, style) & !(FLAG_SCAN | FLAG_GENERALIZED)
+        // The walkers that hold walk sparse by default (core's `WalkPolicy::for_walker`).
+        policy: if G != Group::Trivial.index() {
+            let own = launch.policy.for_walker(style);
+            own.with(Switch::Scan, false).with(Switch::Generalized, false)
         } else {
-            warp_flags(launch.flags, style)
+            launch.policy.for_walker(style)
         },
         // The host chose each walk's style when it loaded it (core's `plateau::walker_floor`).
         plateau_floor: walker_floor(launch.plateau_floor, style),

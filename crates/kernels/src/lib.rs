@@ -29,7 +29,7 @@ pub mod shared;
 pub mod walk;
 pub mod warp;
 
-/// Aborts the launch (a broken contract, a failed check, a panic, or the host's FLAG_TRAP); the
+/// Aborts the launch (a broken contract, a failed check, a panic, or the host's Switch::Trap); the
 /// host reports it with the kernel's name. Every kernel's trap is this one.
 #[inline(always)]
 pub(crate) fn trap() {

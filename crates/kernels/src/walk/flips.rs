@@ -13,7 +13,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
             return false;
         }
         self.outlined(|w| {
-            if plateau && w.p.flags & FLAG_ADAPTIVE != 0 {
+            if plateau && w.p.policy.has(Switch::Adaptive) {
                 w.st.plateau = grown(w.st.plateau);
             }
             w.plus_move()
@@ -27,7 +27,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
     /// walker's, of those it takes ([`Warp::weigh_pairs`]).
     pub(super) fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position, work: &mut Work) {
         let r = self.rng.bits();
-        let weighed = !Self::SYMMETRIC && self.p.flags & FLAG_SPARSE != 0;
+        let weighed = !Self::SYMMETRIC && self.p.policy.sparse();
         let keepers = if weighed {
             self.weigh_pairs(keepers, pair, pos, r)
         } else {
@@ -109,10 +109,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
         let (mut x, mut y) = (self.term_from(t, rotation), self.term_from(u, rotation));
         let before = weight(&x) + weight(&y);
         moves::flip(&mut x, &mut y, Position::A);
-        if P::GROUPS
-            && self.p.flags & FLAG_SPARSE != 0
-            && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits())
-        {
+        if P::GROUPS && self.p.policy.sparse() && !sparsity::takes(before, weight(&x) + weight(&y), self.rng.bits()) {
             // Turned down, not missed: the pair was there, so no guess of a flipless scheme.
             self.failed = 0;
             self.st.since_reduction += 1;
@@ -128,7 +125,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
         self.tally.flips += 1;
         self.failed = 0;
         self.st.since_reduction += 1;
-        if self.p.flags & FLAG_SCAN != 0 {
+        if self.p.policy.has(Switch::Scan) {
             self.settle(t, x, u, y, pos, rotation, work);
         } else if x.is_zero() || y.is_zero() {
             self.reduce_flipped(t, u, ALL & !(1 << pos.index()), work);
@@ -250,7 +247,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
             self.outlined(|w| w.reduce(work, before));
             return;
         }
-        if self.p.flags & FLAG_GENERALIZED == 0 {
+        if !self.p.policy.has(Switch::Generalized) {
             return;
         }
         // Bytes capped at 7 so that the warp's sum stays in its byte (32 * 7 < 256).

@@ -30,7 +30,7 @@
 mod checked;
 mod cover;
 
-use flipgraph_core::device::{group_table_entries, Partners, FLAG_GENERALIZED, MAX_BURST, NO_MATE};
+use flipgraph_core::device::{group_table_entries, Partners, Switch, MAX_BURST, NO_MATE};
 use flipgraph_core::group::Element;
 use flipgraph_core::{moves, Position};
 
@@ -604,7 +604,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, C: Covers, const CHECKED:
     fn reduce_found(&mut self, pos: Position, found: Found, work: &mut Work) -> bool {
         let before = self.st.rank;
         let (merges, mut big) = (found.merges, found.big);
-        if self.p.flags & FLAG_GENERALIZED == 0 {
+        if !self.p.policy.has(Switch::Generalized) {
             big = 0;
         }
         let mut lanes = ballot(merges | big != 0);

@@ -32,11 +32,11 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
         row * 32 + lane
     }
 
-    /// Whether this walk draws by its partner hints (FLAG_HINTS, and more slots per lane than
+    /// Whether this walk draws by its partner hints (Switch::Hints, and more slots per lane than
     /// a live draw takes; a group kernel draws none).
     #[inline(always)]
     pub(super) fn hinted(&self) -> bool {
-        !P::GROUPS && self.p.flags & FLAG_HINTS != 0 && self.k > LIVE_DRAW_SLOTS
+        !P::GROUPS && self.p.policy.has(Switch::Hints) && self.k > LIVE_DRAW_SLOTS
     }
 
     /// This lane's partner hints at `pos`: bit `j` for the slot of row `j`.

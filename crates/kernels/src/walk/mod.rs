@@ -18,7 +18,7 @@
 //! random one (each pair is confirmed first: an earlier flip's reductions may have changed it;
 //! a sparse walker's weighing is not redone then).
 //!
-//! Partner hints (FLAG_HINTS): a match sees only the 32 terms offered, and where a lane holds
+//! Partner hints (Switch::Hints): a match sees only the 32 terms offered, and where a lane holds
 //! many slots most factors of a scheme are unique (in the walk on 8x8x8, two in three), so
 //! most matches find nothing. With hints a lane draws mostly among, per position, the slots
 //! whose factor had a partner in the last match that offered it, or that a flip changed since
@@ -27,7 +27,7 @@
 //! new pair whose members are both unhinted meets only in those draws, so reductions are found
 //! more slowly (docs/BENCHMARKS-ARCHIVE.md, "Partner hints (this session)").
 //!
-//! Reductions, two ways (FLAG_SCAN picks):
+//! Reductions, two ways (Switch::Scan picks):
 //! - By the walk (the default): a flip of two terms that share two factors zeroes one of
 //!   them, which is their merge; generalized flips take the groups of 3 to 5 terms that a
 //!   match samples, by subset XOR and a ballot (the preprint's method). A step then costs the
@@ -55,14 +55,11 @@
 //!
 //! Each generalized flip folds as core's reference `generalized_flip_subsets` does (so
 //! repeated folds reach the rank method's optimum). After a plateau of steps without a reduction, a plus move; the plateau's
-//! limit is the walker's own, and with FLAG_ADAPTIVE it follows core's `plateau` rule.
-//! Every move is a function of flipgraph-core; with FLAG_LOG each elementary move is logged for
+//! limit is the walker's own, and under Switch::Adaptive it follows core's `plateau` rule.
+//! Every move is a function of flipgraph-core; with Switch::Log each elementary move is logged for
 //! replay on the host.
 
-use flipgraph_core::device::{
-    factor_index, group_memory_at, log, scheme_words, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN,
-    FLAG_SPARSE, NO_LOAD,
-};
+use flipgraph_core::device::{factor_index, group_memory_at, log, scheme_words, Switch, WalkPolicy, NO_LOAD};
 use flipgraph_core::group::{Element, Group};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -102,7 +99,8 @@ pub(crate) struct Params {
     /// Most flips taken from the pairs of one match.
     pub flips: u32,
     pub target: u32,
-    pub flags: u32,
+    /// This walker's own policy (core's `WalkPolicy::for_walker`).
+    pub policy: WalkPolicy,
     /// The adaptive plateau's floor.
     pub plateau_floor: u32,
 }
@@ -139,7 +137,7 @@ struct Ranks {
     since_reduction: u32,
     max_rank: u32,
     logged: u32,
-    /// The plateau limit (core's `plateau` module adapts it under FLAG_ADAPTIVE).
+    /// The plateau limit (core's `plateau` module adapts it under Switch::Adaptive).
     plateau: u32,
 }
 
@@ -284,9 +282,9 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
         warp::sync();
     }
 
-    /// Logs a move (FLAG_LOG); `pos` is the entry's position field (core's `log::pack`).
+    /// Logs a move (Switch::Log); `pos` is the entry's position field (core's `log::pack`).
     fn log(&mut self, kind: u32, pos: u32, t: usize, u: usize, v: usize) {
-        if self.p.flags & FLAG_LOG == 0 {
+        if !self.p.policy.has(Switch::Log) {
             return;
         }
         if self.lane == 0 {
@@ -336,7 +334,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
             let before = (same & lanes_below()).count_ones();
             // The 1st and 2nd lanes of a group pair up, the 3rd and 4th, ...: disjoint pairs.
             let keeper = key != F::ZERO && before.is_multiple_of(2) && before + 1 < same.count_ones();
-            if self.p.flags & (FLAG_GENERALIZED | FLAG_SCAN) == FLAG_GENERALIZED {
+            if self.p.policy.has(Switch::Generalized) && !self.p.policy.has(Switch::Scan) {
                 // Without the scan, generalized flips take the groups of 3 to 5 a match samples.
                 let n = same.count_ones() as usize;
                 let leaders = ballot(key != F::ZERO && before == 0 && (3..=MAX_SUBSET_GROUP).contains(&n));

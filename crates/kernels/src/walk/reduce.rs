@@ -121,7 +121,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
                 self.merge(slot, other, Element::IDENTITY, x, work);
                 continue;
             }
-            if self.p.flags & FLAG_GENERALIZED != 0 {
+            if self.p.policy.has(Switch::Generalized) {
                 for pos in Position::ALL {
                     // Two others sharing the factor make a group of three to check.
                     if mask & (1 << pos.index()) != 0 && scan.sharing[pos.index()] >= 2 && self.term(slot).a != F::ZERO
@@ -132,7 +132,7 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
             }
         }
         if self.st.rank < before {
-            if self.p.flags & FLAG_ADAPTIVE != 0 {
+            if self.p.policy.has(Switch::Adaptive) {
                 self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction, self.p.plateau_floor);
             }
             self.st.since_reduction = 0;

@@ -13,8 +13,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::{
-    log_words, scheme_words, sparsity_flags, warp_shared_bytes, Launch, Partners, WarpState, FLAG_ADAPTIVE,
-    FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_TRAP, NO_LOAD,
+    log_words, scheme_words, warp_shared_bytes, Launch, Partners, Switch, WalkPolicy, WarpState, NO_LOAD,
 };
 use flipgraph_core::group::{Orbits, Reversal};
 use flipgraph_core::plateau::Style;
@@ -567,14 +566,14 @@ fn launch(
     trap: bool,
 ) -> Launch {
     let config = options.config;
-    let flag = |on: bool, flag: u32| if on { flag } else { 0 };
-    let flags = flag(config.generalized, FLAG_GENERALIZED)
-        | flag(options.log_entries > 0, FLAG_LOG)
-        | flag(config.reductions == Reductions::Scan, FLAG_SCAN)
-        | flag(options.hints.enabled(cap), FLAG_HINTS)
-        | flag(config.plateau.adapts(), FLAG_ADAPTIVE)
-        | flag(trap, FLAG_TRAP)
-        | sparsity_flags(config.sparsity);
+    let policy = WalkPolicy::new()
+        .with(Switch::Generalized, config.generalized)
+        .with(Switch::Log, options.log_entries > 0)
+        .with(Switch::Scan, config.reductions == Reductions::Scan)
+        .with(Switch::Hints, options.hints.enabled(cap))
+        .with(Switch::Adaptive, config.plateau.adapts())
+        .with(Switch::Trap, trap)
+        .with_sparsity(config.sparsity);
     let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
     Launch {
         terms: buffers.terms,
@@ -586,7 +585,7 @@ fn launch(
         cap: cap as u32,
         steps: clamp(steps),
         target: clamp(target as u64),
-        flags,
+        policy,
         log_cap: options.log_entries as u32,
         match_rounds: options.match_rounds,
         flips: options.flips,

@@ -3,9 +3,7 @@
 use super::{
     check_cap, device_words, launch, slots_from_words, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints,
 };
-use flipgraph_core::device::{
-    Partners, FLAG_ADAPTIVE, FLAG_GENERALIZED, FLAG_HINTS, FLAG_LOG, FLAG_SCAN, FLAG_SPARSE_ODD, FLAG_TRAP, MAX_CAP,
-};
+use flipgraph_core::device::{Partners, Switch, WalkPolicy, MAX_CAP};
 use flipgraph_core::group::{Orbits, Reversal};
 use flipgraph_core::symmetry::SymmetricScheme;
 use flipgraph_core::walk::{Plateau, Reductions, Sparsity, WalkConfig};
@@ -63,10 +61,15 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
     // Counts beyond 32 bits saturate rather than wrap.
     assert_eq!(l.steps, u32::MAX);
     // 17 slots per lane: automatic hints are on.
-    assert_eq!(
-        l.flags,
-        FLAG_GENERALIZED | FLAG_LOG | FLAG_SCAN | FLAG_HINTS | FLAG_ADAPTIVE | FLAG_SPARSE_ODD
-    );
+    let on = [
+        Switch::Generalized,
+        Switch::Log,
+        Switch::Scan,
+        Switch::Hints,
+        Switch::Adaptive,
+    ];
+    let expected = on.iter().fold(WalkPolicy::new(), |p, &s| p.with(s, true));
+    assert_eq!(l.policy, expected.with_sparsity(Sparsity::Half));
     let quiet = GpuOptions {
         log_entries: 0,
         config: WalkConfig {
@@ -79,7 +82,8 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
         ..options
     };
     let two = Shape::square(2).unwrap();
-    assert_eq!(launch(&quiet, two, (1, 64), buffers, 10, 1, true).flags, FLAG_TRAP);
+    let trapping = launch(&quiet, two, (1, 64), buffers, 10, 1, true).policy;
+    assert_eq!(trapping, WalkPolicy::new().with(Switch::Trap, true));
 }
 
 #[test]
