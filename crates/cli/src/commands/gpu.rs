@@ -16,7 +16,7 @@ use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use crate::engine::gpu::{devices, GpuEngine, GpuOptions, Hints, PTX};
 use crate::engine::Reductions;
-use crate::engine::{Engine, Group, Width};
+use crate::engine::{Engine, Group, PlusCap, Width};
 use crate::schemes::read_valid_f2;
 
 /// Show the usable GPUs, or why there is none.
@@ -171,11 +171,7 @@ fn self_test_walks<F: Width>(
     let config = WalkConfig {
         plateau,
         generalized: true,
-        // Three plus moves of a plain walk, two of a symmetric one (an orbit each).
-        max_rank: match symmetry {
-            Group::Trivial => 3,
-            group => 2 * group.order(),
-        },
+        max_rank: usize::MAX,
         // Sparse walkers and free ones side by side (symmetric walks walk free).
         sparsity: Sparsity::Half,
         reductions,
@@ -192,7 +188,14 @@ fn self_test_walks<F: Width>(
         hints,
         partners,
         symmetry,
-        slack_from: None,
+        // Three plus moves of a plain walk, two of a symmetric one (an orbit each).
+        plus: PlusCap {
+            slack: match symmetry {
+                Group::Trivial => 3,
+                group => 2 * group.order(),
+            },
+            from: None,
+        },
         start_rank: None,
     };
     let mut engine = GpuEngine::<F>::open(shape, options)?;

@@ -7,15 +7,15 @@ use flipgraph_core::walk::{Counters, Walk, WalkConfig, Walker};
 use flipgraph_core::Scheme;
 use rayon::prelude::*;
 
-use super::{Engine, Group, Kind, Round, WalkerStatus, Width};
+use super::{Engine, Group, Kind, PlusCap, Round, WalkerStatus, Width};
 
 /// What the CPU engine's walkers walk, and how.
 #[derive(Clone, Copy, Debug)]
 pub struct Walks {
-    /// The walk's settings; `max_rank` is the slack above `slack_from`.
+    /// The walk's settings (its `max_rank` set for each walker, from `plus`).
     pub config: WalkConfig,
-    /// The rank the slack counts from; None: each loaded scheme's rank.
-    pub slack_from: Option<usize>,
+    /// Where plus moves stop.
+    pub plus: PlusCap,
     pub symmetry: Group,
     /// Whether symmetric walks may change their fixed terms.
     pub fixed_terms: FixedTerms,
@@ -78,14 +78,13 @@ impl<F: Width> Engine<F> for CpuEngine<F> {
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
-        // The engine's `max_rank` is the slack above the rank it counts from.
         let Walks {
             mut config,
-            slack_from,
+            plus,
             symmetry,
             fixed_terms,
         } = self.walks;
-        config.max_rank += slack_from.unwrap_or(scheme.rank());
+        config.max_rank = plus.for_rank(scheme.rank());
         config.plateau = config.plateau.for_style(style);
         config.sparsity = config.sparsity.for_style(style);
         let walk: Box<dyn Walk<F>> = match symmetry {

@@ -160,7 +160,17 @@ impl EngineSpec {
         }
     }
 
-    /// The walk's settings on an engine of `kind` (whose adaptive plateau has its own floor).
+    /// Where the walkers' plus moves stop: `plus_slack` above `slack_from`, or above the rank
+    /// of the scheme each walker is loaded with.
+    pub fn plus_cap(&self) -> PlusCap {
+        PlusCap {
+            slack: self.plus_slack,
+            from: self.slack_from,
+        }
+    }
+
+    /// The walk's settings on an engine of `kind` (whose adaptive plateau has its own floor);
+    /// its `max_rank` is set by the engine for each walker ([`PlusCap`]).
     pub fn walk_config(&self, kind: Kind) -> WalkConfig {
         let floor = match kind {
             Kind::Cpu => CPU_FLOOR,
@@ -169,7 +179,8 @@ impl EngineSpec {
         WalkConfig {
             plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
             generalized: self.generalized,
-            max_rank: self.plus_slack,
+            // Each walker's, from its engine's plus cap ([`EngineSpec::plus_cap`]).
+            max_rank: usize::MAX,
             sparsity: self.sparsity,
             reductions: self.reductions.unwrap_or(self.default_reductions(kind)),
         }
@@ -265,7 +276,7 @@ impl EngineSpec {
         let config = self.walk_config(Kind::Cpu);
         let walks = Walks {
             config,
-            slack_from: self.slack_from,
+            plus: self.plus_cap(),
             symmetry: self.symmetry,
             fixed_terms: self.fixed_terms,
         };
@@ -285,7 +296,7 @@ impl EngineSpec {
             partners: self.gpu_partners,
             round_us: self.gpu_round_us(),
             symmetry: self.symmetry,
-            slack_from: self.slack_from,
+            plus: self.plus_cap(),
             start_rank: self.start_rank,
         };
         let count = gpu::device_count()?;
@@ -343,6 +354,21 @@ fn available_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// Where a walker's plus moves stop: `slack` ranks above `from`, or above the rank of the scheme
+/// it is loaded with where `from` is None.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlusCap {
+    pub slack: usize,
+    pub from: Option<usize>,
+}
+
+impl PlusCap {
+    /// The rank no plus move reaches, for a walker loaded with a scheme of `rank`.
+    pub fn for_rank(&self, rank: usize) -> usize {
+        self.from.unwrap_or(rank) + self.slack
+    }
 }
 
 /// What a walker did in a round.

@@ -22,7 +22,7 @@ use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::{Counters, Plateau, Reductions, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
-use super::{refuse_wide_symmetry, Engine, Group, Kind, Round, WalkerStatus};
+use super::{refuse_wide_symmetry, Engine, Group, Kind, PlusCap, Round, WalkerStatus};
 
 mod device;
 mod layout;
@@ -107,7 +107,7 @@ const STATE_WORDS: usize = std::mem::size_of::<WarpState>() / 8;
 pub struct GpuOptions {
     /// Walkers (warps); default: as many as the GPU holds at once.
     pub walkers: Option<usize>,
-    /// The walk; `max_rank` is the slack above each loaded scheme's rank.
+    /// The walk (its `max_rank` set for each walker, from `plus`).
     pub config: WalkConfig,
     pub device: usize,
     /// Entries of the move log per warp (0: no log).
@@ -126,9 +126,8 @@ pub struct GpuOptions {
     /// Which schemes the walkers walk: those invariant under the group, moved orbit by orbit
     /// with their fixed terms (the orbits that are not free) frozen.
     pub symmetry: Group,
-    /// The rank the slack of plus moves counts from for every walker; None: the rank of the
-    /// scheme each walker is loaded with.
-    pub slack_from: Option<usize>,
+    /// Where plus moves stop (the slack at most 64).
+    pub plus: PlusCap,
     /// The highest rank of a scheme that walkers are loaded with (a search's starts), which
     /// sizes the walkers; None: the naive rank.
     pub start_rank: Option<usize>,
@@ -222,13 +221,13 @@ impl<F: FactorBits> GpuEngine<F> {
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
         let cap = walker_cap(
             shape,
-            options.config.max_rank,
+            options.plus.slack,
             options.symmetry,
             options.start_rank,
-            options.slack_from,
+            options.plus.from,
         );
         let start_rank = options.start_rank.unwrap_or_else(|| shape.naive_rank());
-        check_cap(shape, cap, start_rank, options.config.max_rank)?;
+        check_cap(shape, cap, start_rank, options.plus.slack)?;
         let block_bytes = kernel.block_bytes(cap);
         // The kernel's handle is the kept module's, shared by every engine on the device: its
         // limit is the device's, not this engine's blocks' (another engine may need more).
@@ -398,7 +397,10 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
-        let slack = self.options.config.max_rank.min(64);
+        let plus = PlusCap {
+            slack: self.options.plus.slack.min(64),
+            ..self.options.plus
+        };
         let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
         if terms.len() + 1 > self.cap {
             bail!(
@@ -420,7 +422,7 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
         let unit = self.options.symmetry.order();
         let rank = fixed.len() + unit * terms.len();
         let full = fixed.len() + unit * (self.cap - 1);
-        let max_rank = (self.options.slack_from.unwrap_or(rank) + slack).min(full);
+        let max_rank = plus.for_rank(rank).min(full);
         let plateau = self.options.config.plateau.for_style(style);
         self.host_states[walker] = WarpState {
             rng: seed,

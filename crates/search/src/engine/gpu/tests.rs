@@ -2,6 +2,7 @@
 
 use super::{
     check_cap, device_words, launch, slots_from_words, walked_terms, walker_cap, Buffers, GpuOptions, Group, Hints,
+    PlusCap,
 };
 use flipgraph_core::device::{Partners, Switch, WalkPolicy, MAX_CAP};
 use flipgraph_core::group::{Orbits, Reversal};
@@ -16,7 +17,7 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
         config: WalkConfig {
             plateau: Plateau::Adaptive { floor: 100 },
             generalized: true,
-            max_rank: 4,
+            max_rank: usize::MAX,
             sparsity: Sparsity::Half,
             reductions: Reductions::Scan,
         },
@@ -28,7 +29,7 @@ fn a_launch_carries_the_buffers_and_settings_each_in_its_field() {
         hints: Hints::Auto,
         partners: Partners::Sample,
         symmetry: Group::Trivial,
-        slack_from: None,
+        plus: PlusCap { slack: 4, from: None },
         start_rank: None,
     };
     let buffers = Buffers {
