@@ -489,3 +489,49 @@ fn ctrl_c_abandons_a_records_lift_at_once() {
         "{said}"
     );
 }
+
+/// A resumed 6x6x6 walk of its preset (c6 from cubes) goes minutes without improving on its way
+/// to 153: a campaign's short --stall is lengthened to the preset's measured quiet spell, said
+/// so; a plain format keeps the --stall given.
+#[test]
+fn a_presets_walk_is_not_ended_by_a_short_stall() {
+    let dir = tempfile::tempdir().unwrap();
+    let six = bin()
+        .args([
+            "search",
+            "--size",
+            "6",
+            "--symmetry",
+            "c6",
+            "--cubes",
+            "110000,001100,000011",
+        ])
+        .args([
+            "--plus-cap",
+            "216",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--time",
+            "0.3s",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("6x6x6"))
+        .output()
+        .unwrap();
+    assert!(six.status.success(), "{}", text(&six));
+    let run = campaign_of(
+        dir.path(),
+        "2x2x3,6",
+        &["--threads", "1", "--stall", "1s", "--time", "1s"],
+    );
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("6x6x6: its preset's walk went 300 s without improving"),
+        "{said}"
+    );
+    assert!(!said.contains("2x2x3: its preset"), "{said}");
+}

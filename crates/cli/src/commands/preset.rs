@@ -1,6 +1,8 @@
 //! `--preset`: the best method measured for a shape, taken by a new search of it on a GPU (and
 //! on the CPU where it was measured there too).
 
+use std::time::Duration;
+
 use clap::ValueEnum;
 use flipgraph_core::Shape;
 
@@ -28,6 +30,9 @@ pub struct Preset {
     pub cubes: &'static [&'static str],
     /// The `--plus-cap`, if any.
     pub plus_cap: Option<usize>,
+    /// How long its walk went without improving on its way to the best known rank, as
+    /// measured: a campaign's `--stall` shorter than this would end it there.
+    pub quiet_spell: Duration,
 }
 
 /// The presets, by square shape (BENCHMARKS.md, Time to the best known rank: the 5x5x5 and
@@ -41,6 +46,7 @@ const PRESETS: [(usize, Preset); 2] = [
             symmetry: SymmetryArg::C3,
             cubes: &["10001", "01010", "00100"],
             plus_cap: None,
+            quiet_spell: Duration::ZERO,
         },
     ),
     (
@@ -50,6 +56,9 @@ const PRESETS: [(usize, Preset); 2] = [
             symmetry: SymmetryArg::C6,
             cubes: &["110000", "001100", "000011"],
             plus_cap: Some(216),
+            // 153 at 148, 210 and 317 s; in one run 165 at 12 s, then nothing until 159 and 153
+            // at 150 s (BENCHMARKS.md, Time to the best known rank).
+            quiet_spell: Duration::from_secs(300),
         },
     ),
 ];

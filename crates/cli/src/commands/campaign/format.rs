@@ -14,6 +14,7 @@ use flipgraph_core::Shape;
 use super::Args;
 use crate::commands::algebra::best_construction;
 use crate::commands::engine_args::EngineArgs;
+use crate::commands::preset::Preset;
 use crate::commands::search;
 use crate::search::island::Sharing;
 use crate::search::output::{Checkpoint, CHECKPOINT};
@@ -141,6 +142,21 @@ pub fn run_format(
         true => None,
     };
     let mut flags = search_args(args, turn, shape, resume);
+    // A preset's walk goes minutes without improving on its way (6x6x6's c6): --stall must not
+    // end it there.
+    let walks_preset = match resume {
+        true => symmetric,
+        false => start.is_none() && turn.engine.clone().take_preset(shape, |e| e.spec().on_gpu()).is_some(),
+    };
+    if let (true, Some(preset), Some(stall)) = (walks_preset, Preset::of(shape), flags.stall) {
+        if stall < preset.quiet_spell {
+            tracing::info!(
+                "{shape}: its preset's walk went {} s without improving on its way; --stall taken as that",
+                preset.quiet_spell.as_secs()
+            );
+            flags.stall = Some(preset.quiet_spell);
+        }
+    }
     if let (true, Some(best)) = (at_known && args.hunt, best_so_far) {
         tracing::info!("{shape}: at its best known rank or below ({best}); hunting below it");
         flags.target_rank = Some(best - 1);
