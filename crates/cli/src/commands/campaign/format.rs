@@ -51,8 +51,13 @@ impl Standing {
 
     /// A format whose turn failed with `error`.
     pub fn failed(shape: Shape, error: &anyhow::Error) -> Standing {
+        Standing::failed_with(shape, crate::flags::in_flags(error))
+    }
+
+    /// A format whose turn failed, as `why` says (another process's turn, in an MPI job).
+    pub fn failed_with(shape: Shape, why: String) -> Standing {
         Standing {
-            failed: Some(crate::flags::in_flags(error)),
+            failed: Some(why),
             ..Standing::new(shape)
         }
     }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::format::Standing;
 use super::schedule::{Next, Schedule, Turn};
-use super::{formats, lane, report, Args, Queue, Work};
+use super::{formats, lane, lane_gpus, report, Args, Queue, Work};
 use crate::commands::search::interrupt_flag;
 
 /// What a process asks of process 0.
@@ -42,9 +42,7 @@ pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
-    let on_gpu = args.engine.spec().on_gpu();
-    let gpus = if on_gpu { crate::engine::gpu::device_count()? } else { 0 };
-    let lane = lane(&args.engine, job.local_index, job.local_size, gpus);
+    let lane = lane(&args.engine, job.local_index, job.local_size, lane_gpus(args)?);
     match job.index() {
         0 => {
             tracing::info!("{} formats at a time, one a process", job.size());
@@ -91,10 +89,7 @@ fn serve(job: &Job, work: &Work<'_, Schedule<Standing>>, own_done: &AtomicBool) 
                 Ok(Request::Finished { turn, start, failed }) => {
                     let shape = work.sizes[turn.format];
                     let now = match failed {
-                        Some(failed) => Standing {
-                            failed: Some(failed),
-                            ..Standing::new(shape)
-                        },
+                        Some(failed) => Standing::failed_with(shape, failed),
                         None => Standing {
                             start,
                             ..Standing::on_disk(shape, &work.args.out)

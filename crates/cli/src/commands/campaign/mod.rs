@@ -153,10 +153,9 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         );
     }
     let schedule = Schedule::new(sizes.len(), args.passes);
-    let work = Work::new(&args, &sizes, &schedule, &stop, process_start);
     let work = Work {
         side_by_side: lanes.len() > 1,
-        ..work
+        ..Work::new(&args, &sizes, &schedule, &stop, process_start)
     };
     std::thread::scope(|scope| {
         for lane in &lanes {
@@ -189,13 +188,20 @@ fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCod
 /// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
 /// share of the cores).
 fn lanes(args: &Args) -> Result<Vec<EngineArgs>> {
-    let on_gpu = args.engine.spec().on_gpu();
-    let gpus = if on_gpu { crate::engine::gpu::device_count()? } else { 0 };
+    let gpus = lane_gpus(args)?;
     let jobs = args
         .jobs
-        .unwrap_or(if on_gpu && args.engine.gpu.is_none() { gpus } else { 1 })
+        .unwrap_or(if gpus > 0 && args.engine.gpu.is_none() { gpus } else { 1 })
         .max(1);
     Ok((0..jobs).map(|index| lane(&args.engine, index, jobs, gpus)).collect())
+}
+
+/// The GPUs the lanes walk on: the host's, where the engine walks on GPUs; none on the CPU.
+fn lane_gpus(args: &Args) -> Result<usize> {
+    match args.engine.spec().on_gpu() {
+        true => crate::engine::gpu::device_count(),
+        false => Ok(0),
+    }
 }
 
 /// The engine flags of lane `index` of `of` on a host of `gpus` GPUs (none: on the CPU): its

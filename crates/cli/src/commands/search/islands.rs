@@ -64,27 +64,14 @@ pub fn on_threads(args: &Args, stop: &AtomicBool, process_start: Instant, island
             .map(|end| end.unwrap_or_else(|_| Err(anyhow::anyhow!("an island panicked"))))
             .collect::<Vec<_>>()
     });
-    let mut first_error = None;
-    let mut island_0 = None;
-    for end in ends {
-        match end {
-            Ok(end) => {
-                island_0.get_or_insert(end);
-            }
-            Err(e) if e.is::<IslandLeft>() && first_error.is_some() => {}
-            Err(e) => {
-                if first_error
-                    .as_ref()
-                    .is_none_or(|f: &anyhow::Error| f.is::<IslandLeft>())
-                {
-                    first_error = Some(e);
-                }
-            }
-        }
-    }
-    match (first_error, island_0) {
-        (Some(e), _) => Err(e),
-        (None, Some(end)) => Ok(end),
+    let (ended, mut failed): (Vec<_>, Vec<_>) = ends.into_iter().partition(Result::is_ok);
+    // The island that failed, rather than those its leaving ended.
+    let first = failed
+        .iter()
+        .position(|e| e.as_ref().is_err_and(|e| !e.is::<IslandLeft>()));
+    match (first.or((!failed.is_empty()).then_some(0)), ended.into_iter().next()) {
+        (Some(i), _) => failed.swap_remove(i),
+        (None, Some(island_0)) => island_0,
         (None, None) => anyhow::bail!("no island ran"),
     }
 }
