@@ -3,6 +3,7 @@
 
 use flipgraph_search::engine::{GpuLimit, Refusal};
 use flipgraph_search::search::output::FolderError;
+use flipgraph_search::search::recipe::RecipeError;
 
 /// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
 /// worded by their flags.
@@ -10,6 +11,7 @@ pub fn in_flags(error: &anyhow::Error) -> String {
     let worded: Vec<(String, String)> = [
         error.downcast_ref::<Refusal>().map(|r| (r.to_string(), refusal(r))),
         error.downcast_ref::<FolderError>().map(|f| (f.to_string(), folder(f))),
+        error.downcast_ref::<RecipeError>().map(|r| (r.to_string(), recipe(r))),
     ]
     .into_iter()
     .flatten()
@@ -48,6 +50,31 @@ fn refusal(refusal: &Refusal) -> String {
             format!("--symmetry {group} walks {}-invariant schemes only", group.label())
         }
         Refusal::GpuEngine => "--backend gpu".into(),
+    }
+}
+
+fn recipe(error: &RecipeError) -> String {
+    match error {
+        RecipeError::CubesBesideStarts => "--cubes and --from are two different starts; give one".into(),
+        RecipeError::FreeFixedTerms(group) => {
+            format!("--fixed-terms free: only c3 walks change their fixed terms; --symmetry {group} keeps them frozen")
+        }
+        RecipeError::CubesWithoutRotation => {
+            "--cubes needs --symmetry c3 or c6: the cubes are the fixed terms of the cyclic symmetry".into()
+        }
+        RecipeError::CubesNotSquare(shape) => format!("--cubes needs a square shape; {shape} is not"),
+        RecipeError::PatternLength { pattern, n, len } => format!(
+            "--cubes {pattern}: a pattern of {n}x{n}x{n} has {n} digits, one per diagonal entry (not {len})"
+        ),
+        RecipeError::CubesOverlap(a, b) => {
+            format!("--cubes {a} and {b} share a diagonal entry; the cubes must be disjoint")
+        }
+        RecipeError::CubesOnResume => {
+            "--cubes starts a new search; a resumed one keeps the cubes of its checkpoint".into()
+        }
+        RecipeError::PlainResumeOfCubes { checkpoint, cubes } => format!(
+            "{checkpoint}: a search from the cubes {cubes} walks C3-invariant schemes; --symmetry none cannot resume it (start a new search --from one of its results instead)"
+        ),
     }
 }
 

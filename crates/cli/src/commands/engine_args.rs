@@ -1,23 +1,14 @@
-//! The engine's command-line flags, shared by `search` and `bench`: they resolve into the
-//! engine module's plain [`EngineSpec`] ([`EngineArgs::spec`]), and the engine's choices get
-//! their command-line names and help here, not in the engine. `--cubes`, which goes with
-//! `--symmetry c3`, changes the naive start instead ([`EngineArgs::naive_start`]).
-
-use anyhow::{bail, Context, Result};
-use flipgraph_core::scheme::WidthError;
-use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
-use flipgraph_core::term::FactorBits;
-use flipgraph_core::{Factor, Scheme, Shape};
+//! The engine's command-line flags, shared by `search`, `bench` and `campaign`: they give the
+//! library's [`Recipe`] ([`EngineArgs::recipe`]), which settles what they leave open; the
+//! engine's choices get their command-line names and help here, not in the library.
 
 use super::choices::{
     BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, SparsityArg, SymmetryArg,
 };
 use super::preset::PresetArg;
-use crate::engine::{EngineSpec, Group, StartKind, WALKERS_PER_THREAD};
-use crate::search::ladder::Ladder;
-use crate::search::{Patience, Restarts};
+use crate::search::recipe::{check_cube, Recipe};
 
-/// The engine's flags, shared by `search` and `bench`.
+/// The engine's flags, shared by `search`, `bench` and `campaign`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct EngineArgs {
     /// The engine: auto (the GPU when one is usable, else the CPU), cpu or gpu.
@@ -201,35 +192,9 @@ pub struct EngineArgs {
     pub fixed_terms: Option<FixedTermsArg>,
 }
 
-/// How far above its start rank a walker may climb by default.
-const PLUS_SLACK: usize = 4;
-
-/// A cube search's defaults: Moosbauer and Poole's settings (a plus move after 50,000 plain flips
-/// without a reduction, 16,667 orbit moves; a run restarted after 10^8 plain flips without a
-/// new best; plus moves up to the start rank), with which 5x5x5 reached rank 93 here
-/// (BENCHMARKS.md, CPU; docs/BENCHMARKS-ARCHIVE.md, The symmetric flip graph from fixed cubes).
-const CUBE_PLATEAU: u64 = 16_667;
-const CUBE_PATIENCE: u64 = 33_000_000;
-const CUBE_PLUS_SLACK: usize = 0;
-
 /// A diagonal pattern of `--cubes`: digits 0 and 1, at least one 1.
 pub fn parse_diagonal(s: &str) -> Result<String, String> {
-    // Not echoed: a damaged checkpoint's pattern may be megabytes long.
-    if s.chars().count() > 8 {
-        return Err(format!(
-            "a pattern of {} characters is not a diagonal pattern: one digit 0 or 1 per diagonal entry, 8 at most",
-            s.chars().count()
-        ));
-    }
-    if s.is_empty() || s.chars().any(|c| c != '0' && c != '1') {
-        return Err(format!(
-            "'{s}' is not a diagonal pattern: one digit 0 or 1 per diagonal entry, like 10001"
-        ));
-    }
-    if !s.contains('1') {
-        return Err(format!("'{s}' is an empty cube: a pattern needs a 1"));
-    }
-    Ok(s.to_owned())
+    check_cube(s).map(|()| s.to_owned())
 }
 
 /// A count of at least one (0 threads, walkers or steps would walk nothing, forever).
@@ -242,177 +207,37 @@ pub fn at_least_one<T: std::str::FromStr + Default + PartialEq>(s: &str) -> Resu
 }
 
 impl EngineArgs {
-    /// The seed given, else 1.
-    pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(1)
-    }
-
-    /// The engine these flags ask for (from the naive scheme, where the start decides:
-    /// [`EngineArgs::spec_from`]).
-    pub fn spec(&self) -> EngineSpec {
-        let spec = EngineSpec {
+    /// The recipe these flags give: each flag's choice, and `None` where the flag is absent and
+    /// the library decides.
+    pub fn recipe(&self) -> Recipe {
+        Recipe {
             backend: self.backend.into(),
             threads: self.threads,
             gpu: self.gpu,
             walkers: self.walkers,
-            walkers_per_thread: if self.cube_search() { 1 } else { WALKERS_PER_THREAD },
-            plateau: self.plateau.or(self.cube_search().then_some(CUBE_PLATEAU)),
-            plus_slack: match (self.plus_cap, self.plus_slack) {
-                (Some(_), _) => 0,
-                (None, Some(given)) => given,
-                (None, None) if self.cube_search() => CUBE_PLUS_SLACK,
-                (None, None) => PLUS_SLACK,
-            },
+            plateau: self.plateau,
+            plus_slack: self.plus_slack,
+            plus_cap: self.plus_cap,
             generalized: !self.no_generalized_flips,
+            sparsity: self.sparse.map(Into::into),
+            seed: self.seed,
             round_steps: self.round_steps,
+            reductions: self.reductions.map(Into::into),
             gpu_round_ms: self.gpu_round_ms,
             gpu_match_rounds: self.gpu_rounds,
             gpu_flips: self.gpu_flips,
-            reductions: self.reductions.map(Into::into),
             gpu_hints: self.gpu_hints.into(),
-            symmetry: self.symmetry().into(),
-            slack_from: self.plus_cap,
-            start_rank: None,
-            fixed_terms: match (self.fixed_terms, self.cubes.is_empty()) {
-                (Some(given), _) => given.into(),
-                // Only the CPU walks C3 with free fixed terms; the GPU and the other groups keep them.
-                (None, true)
-                    if self.symmetry() != SymmetryArg::Trivial
-                        && (self.symmetry() != SymmetryArg::C3 || self.backend == BackendArg::Gpu) =>
-                {
-                    FixedTerms::Frozen
-                }
-                (None, true) => FixedTerms::Free,
-                (None, false) => FixedTerms::Frozen,
-            },
-            ..EngineSpec::default()
-        };
-        spec.for_start(
-            StartKind::Naive,
-            self.sparse.map(Into::into),
-            self.gpu_partners.map(Into::into),
-        )
-    }
-
-    /// Which schemes to walk: as given, else all.
-    pub fn symmetry(&self) -> SymmetryArg {
-        self.symmetry.unwrap_or(SymmetryArg::Trivial)
-    }
-
-    /// True for a search from fixed cubes: Moosbauer and Poole's settings are its defaults.
-    fn cube_search(&self) -> bool {
-        !self.cubes.is_empty()
-    }
-
-    /// Refuses flags that contradict each other: --cubes beside a start from files
-    /// (`from_files`: two starts), and --fixed-terms free under a group whose walks keep their
-    /// fixed terms (only c3 walks change them).
-    pub fn refuse_conflicts(&self, from_files: bool) -> Result<()> {
-        if self.cube_search() && from_files {
-            bail!("--cubes and --from are two different starts; give one");
-        }
-        let group = Group::from(self.symmetry());
-        if self.fixed_terms == Some(FixedTermsArg::Free) && group != Group::Trivial && group != Group::C3 {
-            bail!("--fixed-terms free: only c3 walks change their fixed terms; --symmetry {group} keeps them frozen");
-        }
-        Ok(())
-    }
-
-    /// Ranks the driver's pool keeps.
-    pub fn pool_ranks(&self) -> usize {
-        self.pool_ranks.unwrap_or(crate::search::POOL_RANKS)
-    }
-
-    /// Where the driver restarts walkers.
-    pub fn restarts(&self) -> Restarts {
-        match (self.restarts, self.cube_search()) {
-            (Some(given), _) => given.into(),
-            (None, false) => Restarts::Pool,
-            (None, true) => Restarts::Independent,
+            gpu_partners: self.gpu_partners.map(Into::into),
+            patience: self.patience,
+            restarts: self.restarts.map(Into::into),
+            pool_ranks: self.pool_ranks,
+            ladder: self.ladder.map(Into::into),
+            symmetry: self.symmetry.map(Into::into),
+            cubes: self.cubes.clone(),
+            fixed_terms: self.fixed_terms.map(Into::into),
+            presets: self.preset != Some(PresetArg::Off),
         }
     }
-
-    /// Whether a search of `shape` from its naive scheme climbs a ladder, as --ladder says (a
-    /// search with a start of its own, symmetric or from cubes, is `search`'s to rule out).
-    pub fn climbs(&self, shape: Shape) -> bool {
-        let ladder = self.ladder.map_or(Ladder::default(), Ladder::from);
-        ladder.climbs(shape, || self.spec().on_gpu())
-    }
-
-    /// Steps a walker may go without improving before it restarts: as given; with --cubes,
-    /// Moosbauer and Poole's; else growing while the search is stalled.
-    pub fn patience(&self) -> Patience {
-        match (self.patience, self.cube_search()) {
-            (Some(given), _) => Patience::Fixed(given),
-            (None, true) => Patience::Fixed(CUBE_PATIENCE),
-            (None, false) => Patience::Growing(crate::search::PATIENCE),
-        }
-    }
-
-    /// The engine these flags ask for, on a search whose starts reach rank `start_rank`: GPU
-    /// walkers are sized for it, and with --cubes the slack of plus moves counts from it (a
-    /// --plus-cap is the rank plus moves stop at for any start). What --sparse and
-    /// --gpu-partners leave open, the start decides ([`EngineSpec::for_start`]).
-    pub fn spec_from(&self, start_rank: usize, start: StartKind) -> EngineSpec {
-        let spec = EngineSpec {
-            slack_from: self.plus_cap.or((!self.cubes.is_empty()).then_some(start_rank)),
-            start_rank: Some(start_rank),
-            ..self.spec()
-        };
-        spec.for_start(start, self.sparse.map(Into::into), self.gpu_partners.map(Into::into))
-    }
-
-    /// The scheme a search of `shape` starts from when given none: the naive scheme, or with
-    /// --cubes the invariant scheme with those fixed cubes ([`SymmetricScheme::with_cubes`]).
-    /// Fails with the reason when --cubes does not fit the shape or the symmetry.
-    pub fn naive_start<F: FactorBits>(&self, shape: Shape) -> Result<Scheme<F>> {
-        if self.cubes.is_empty() {
-            return Ok(Scheme::try_naive(shape)?);
-        }
-        WidthError::check::<u64>(shape).context("--cubes")?;
-        if !Group::from(self.symmetry()).rotates() {
-            bail!("--cubes needs --symmetry c3 or c6: the cubes are the fixed terms of the cyclic symmetry");
-        }
-        if !shape.is_square() {
-            bail!("--cubes needs a square shape; {shape} is not");
-        }
-        let cubes = self
-            .cubes
-            .iter()
-            .map(|p| diagonal_factor(p, shape.n()))
-            .collect::<Result<Vec<Factor>>>()?;
-        for (i, &x) in cubes.iter().enumerate() {
-            if let Some(j) = cubes[..i].iter().position(|&y| x & y != 0) {
-                bail!(
-                    "--cubes {} and {} share a diagonal entry; the cubes must be disjoint",
-                    self.cubes[j],
-                    self.cubes[i]
-                );
-            }
-        }
-        // Invariant by construction; the search verifies it as it does every start.
-        Ok(SymmetricScheme::naive(shape)?
-            .with_cubes(&cubes)?
-            .to_scheme()
-            .to_width()?)
-    }
-}
-
-/// The factor `sum e_ii` over the diagonal entries `i` set in `pattern` (its first digit is
-/// `e_11`), for `n x n` matrices.
-fn diagonal_factor(pattern: &str, n: usize) -> Result<Factor> {
-    if pattern.len() != n {
-        bail!(
-            "--cubes {pattern}: a pattern of {n}x{n}x{n} has {n} digits, one per diagonal entry (not {})",
-            pattern.len()
-        );
-    }
-    Ok(pattern
-        .bytes()
-        .enumerate()
-        .filter(|&(_, d)| d == b'1')
-        .map(|(i, _)| 1 << (i * n + i))
-        .sum())
 }
 
 #[cfg(test)]
@@ -421,9 +246,11 @@ pub(crate) mod tests {
     use flipgraph_core::device::Partners;
     use flipgraph_core::sparsity::Sparsity;
 
-    use super::{EngineArgs, Patience, StartKind};
+    use super::EngineArgs;
     use crate::engine::gpu::Hints;
-    use crate::engine::Reductions;
+    use crate::engine::{Group, Reductions, StartKind};
+    use crate::search::recipe::Recipe;
+    use crate::search::Patience;
 
     #[derive(Parser)]
     struct Cli {
@@ -448,40 +275,39 @@ pub(crate) mod tests {
             .engine
     }
 
+    /// The recipe that these command-line flags give.
+    fn recipe<S: AsRef<str>>(args: &[S]) -> Recipe {
+        engine(args).recipe()
+    }
+
     #[test]
     fn a_new_search_of_5x5x5_or_6x6x6_takes_its_measured_preset_unless_told_otherwise() {
-        use super::SymmetryArg;
-        use crate::commands::preset::Preset;
+        use crate::commands::preset::preset_flags;
+        use crate::search::preset::Preset;
         use flipgraph_core::Shape;
         let (five, six) = (Shape::square(5).unwrap(), Shape::square(6).unwrap());
-        let mut args = engine::<&str>(&[]);
+        let mut args = recipe::<&str>(&[]);
         let preset = args.take_preset(six, |_| true).unwrap();
         assert_eq!(preset, Preset::of(six).unwrap());
-        assert_eq!(args.symmetry, Some(SymmetryArg::C6));
+        assert_eq!(args.symmetry, Some(Group::C6));
         assert_eq!(args.cubes, ["110000", "001100", "000011"]);
         assert_eq!(args.plus_cap, Some(216));
         assert_eq!(
-            preset.describe(),
+            preset_flags(preset),
             "--symmetry c6 --cubes 110000,001100,000011 --plus-cap 216"
         );
-        let mut args = engine::<&str>(&[]);
-        assert_eq!(
-            args.take_preset(five, |_| true).map(|p| p.symmetry),
-            Some(SymmetryArg::C3)
-        );
+        let mut args = recipe::<&str>(&[]);
+        assert_eq!(args.take_preset(five, |_| true).map(|p| p.symmetry), Some(Group::C3));
         assert_eq!(args.plus_cap, None);
         // 6x6x6's not on the CPU, 5x5x5's there too; not for other shapes, and not against a
         // flag it would set.
-        let mut args = engine::<&str>(&[]);
+        let mut args = recipe::<&str>(&[]);
         assert_eq!(args.take_preset(six, |_| false), None);
         assert_eq!(args.symmetry, None);
-        let mut args = engine::<&str>(&[]);
+        let mut args = recipe::<&str>(&[]);
+        assert_eq!(args.take_preset(five, |_| false).map(|p| p.symmetry), Some(Group::C3));
         assert_eq!(
-            args.take_preset(five, |_| false).map(|p| p.symmetry),
-            Some(SymmetryArg::C3)
-        );
-        assert_eq!(
-            engine::<&str>(&[]).take_preset(Shape::square(4).unwrap(), |_| true),
+            recipe::<&str>(&[]).take_preset(Shape::square(4).unwrap(), |_| true),
             None
         );
         for given in [
@@ -491,7 +317,7 @@ pub(crate) mod tests {
             &["--plus-slack", "4"],
             &["--cubes", "100000,010000"],
         ] {
-            let mut args = engine(given);
+            let mut args = recipe(given);
             let before = format!("{args:?}");
             let asked = args.take_preset(six, |_| panic!("{given:?}: no need to ask for a GPU"));
             assert_eq!(asked, None, "{given:?}");
@@ -501,15 +327,16 @@ pub(crate) mod tests {
 
     #[test]
     fn the_library_defaults_are_the_command_lines() {
-        assert_eq!(engine::<&str>(&[]).spec(), crate::engine::EngineSpec::default());
+        assert_eq!(recipe::<&str>(&[]).spec(), crate::engine::EngineSpec::default());
     }
 
     #[test]
     fn cubes_start_at_their_rank_with_frozen_fixed_terms_and_the_slack_from_there() {
-        use super::{Restarts, CUBE_PATIENCE, CUBE_PLATEAU};
+        use crate::search::recipe::{CUBE_PATIENCE, CUBE_PLATEAU};
+        use crate::search::Restarts;
         use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
         use flipgraph_core::Shape;
-        let args = engine(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
+        let args = recipe(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
         let start = args.naive_start::<u64>(Shape::square(5).unwrap()).unwrap();
         assert_eq!(start.rank(), 135);
         assert!(is_c3_invariant(&start));
@@ -518,7 +345,7 @@ pub(crate) mod tests {
         // Moosbauer and Poole's settings, unless flags say otherwise.
         assert_eq!((spec.plateau, spec.plus_slack), (Some(CUBE_PLATEAU), 0));
         // An absolute cap replaces the slack, for every start.
-        let capped = engine(&C6_6X6X6);
+        let capped = recipe(&C6_6X6X6);
         let spec = capped.spec_from(231, StartKind::Naive);
         assert_eq!((spec.slack_from, spec.plus_slack), (Some(216), 0));
         assert_eq!(capped.spec().slack_from, Some(216));
@@ -528,7 +355,7 @@ pub(crate) mod tests {
         );
         // One walker per CPU thread; a GPU keeps its own default (every warp it holds).
         assert_eq!((spec.walkers, spec.walkers_per_thread), (None, 1));
-        let told = engine(&[
+        let told = recipe(&[
             "--symmetry",
             "c3",
             "--cubes",
@@ -548,19 +375,19 @@ pub(crate) mod tests {
         assert_eq!((spec.plateau, spec.plus_slack, spec.threads), (Some(9), 2, Some(3)));
         assert_eq!((told.patience(), told.restarts()), (Patience::Fixed(7), Restarts::Pool));
         assert_eq!(told.pool_ranks(), crate::search::POOL_RANKS);
-        assert_eq!(engine(&["--pool-ranks", "3"]).pool_ranks(), 3);
-        let plain = engine(&["--symmetry", "c3"]);
+        assert_eq!(recipe(&["--pool-ranks", "3"]).pool_ranks(), 3);
+        let plain = recipe(&["--symmetry", "c3"]);
         assert_eq!(
             (plain.patience(), plain.restarts()),
             (Patience::Growing(crate::search::PATIENCE), Restarts::Pool)
         );
-        let free = engine(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
+        let free = recipe(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
         assert_eq!(free.fixed_terms, FixedTerms::Free);
         // A symmetric walk on the GPU keeps its fixed terms; a plain walk has none to keep.
-        let on_gpu = |args: &[&str]| engine(args).spec().fixed_terms;
+        let on_gpu = |args: &[&str]| recipe(args).spec().fixed_terms;
         assert_eq!(on_gpu(&["--symmetry", "c3", "--backend", "gpu"]), FixedTerms::Frozen);
         assert_eq!(on_gpu(&["--backend", "gpu"]), FixedTerms::Free);
-        let naive = engine(&["--symmetry", "c3"]);
+        let naive = recipe(&["--symmetry", "c3"]);
         assert_eq!(naive.naive_start::<u64>(Shape::square(5).unwrap()).unwrap().rank(), 125);
         assert_eq!(
             naive.spec_from(125, StartKind::Naive),
@@ -576,7 +403,11 @@ pub(crate) mod tests {
     /// fixed terms under a group that keeps them (z2, c6); c3 may free them.
     #[test]
     fn contradicting_flags_are_refused() {
-        let refused = |args: &[&str], from_files| engine(args).refuse_conflicts(from_files).map_err(|e| e.to_string());
+        let refused = |args: &[&str], from_files| {
+            recipe(args)
+                .refuse_conflicts(from_files)
+                .map_err(|e| crate::flags::in_flags(&e.into()))
+        };
         assert!(refused(&["--symmetry", "c3", "--cubes", "101"], true)
             .unwrap_err()
             .contains("--cubes and --from"));
@@ -592,17 +423,17 @@ pub(crate) mod tests {
     #[test]
     fn a_given_start_walks_free_unless_sparse_is_chosen() {
         assert_eq!(
-            engine::<&str>(&[]).spec_from(64, StartKind::Naive).sparsity,
+            recipe::<&str>(&[]).spec_from(64, StartKind::Naive).sparsity,
             Sparsity::Half
         );
         assert_eq!(
-            engine::<&str>(&[]).spec_from(47, StartKind::Given).sparsity,
+            recipe::<&str>(&[]).spec_from(47, StartKind::Given).sparsity,
             Sparsity::Off
         );
-        let chosen = engine(&["--sparse", "half"]);
+        let chosen = recipe(&["--sparse", "half"]);
         assert_eq!(chosen.spec_from(47, StartKind::Given).sparsity, Sparsity::Half);
         assert_eq!(
-            engine(&["--sparse", "off"]).spec_from(64, StartKind::Naive).sparsity,
+            recipe(&["--sparse", "off"]).spec_from(64, StartKind::Naive).sparsity,
             Sparsity::Off
         );
     }
@@ -610,49 +441,49 @@ pub(crate) mod tests {
     #[test]
     fn a_given_start_of_a_plain_walk_finds_partners_by_groups_unless_told() {
         assert_eq!(
-            engine::<&str>(&[]).spec_from(64, StartKind::Naive).gpu_partners,
+            recipe::<&str>(&[]).spec_from(64, StartKind::Naive).gpu_partners,
             Partners::Sample
         );
         assert_eq!(
-            engine::<&str>(&[]).spec_from(47, StartKind::Given).gpu_partners,
+            recipe::<&str>(&[]).spec_from(47, StartKind::Given).gpu_partners,
             Partners::Groups
         );
         // The GPU walks symmetric schemes by sampling only.
-        let symmetric = engine(&["--symmetry", "c3"]).spec_from(23, StartKind::Given);
+        let symmetric = recipe(&["--symmetry", "c3"]).spec_from(23, StartKind::Given);
         assert_eq!(symmetric.gpu_partners, Partners::Sample);
-        let told = engine(&["--gpu-partners", "sample"]).spec_from(47, StartKind::Given);
+        let told = recipe(&["--gpu-partners", "sample"]).spec_from(47, StartKind::Given);
         assert_eq!(told.gpu_partners, Partners::Sample);
-        let told = engine(&["--gpu-partners", "groups"]).spec_from(64, StartKind::Naive);
+        let told = recipe(&["--gpu-partners", "groups"]).spec_from(64, StartKind::Naive);
         assert_eq!(told.gpu_partners, Partners::Groups);
     }
 
     #[test]
     fn gpu_rounds_are_timed_unless_steps_are_given() {
-        let default = engine::<&str>(&[]).spec();
+        let default = recipe::<&str>(&[]).spec();
         assert_eq!(default.steps_per_round(true), u64::MAX);
         assert_eq!(default.gpu_round_us(), 100_000);
         assert_eq!(default.steps_per_round(false), 1 << 16);
-        let steps = engine(&["--round-steps", "500", "--gpu-round-ms", "20"]).spec();
+        let steps = recipe(&["--round-steps", "500", "--gpu-round-ms", "20"]).spec();
         assert_eq!(steps.steps_per_round(true), 500);
         assert_eq!(steps.gpu_round_us(), 0);
-        assert_eq!(engine(&["--gpu-round-ms", "20"]).spec().gpu_round_us(), 20_000);
+        assert_eq!(recipe(&["--gpu-round-ms", "20"]).spec().gpu_round_us(), 20_000);
         assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());
     }
 
     #[test]
-    fn the_flags_name_each_choice_of_the_engine() {
+    fn the_flags_name_each_choice_of_the_recipe() {
         use crate::engine::Backend;
-        let spec = engine(&["--backend", "cpu", "--reductions", "walk", "--gpu-hints", "off"]).spec();
+        let spec = recipe(&["--backend", "cpu", "--reductions", "walk", "--gpu-hints", "off"]).spec();
         assert_eq!(
             (spec.backend, spec.reductions, spec.gpu_hints),
             (Backend::Cpu, Some(Reductions::Walk), Hints::Off)
         );
         // The older name still reads.
         assert_eq!(
-            engine(&["--gpu-reductions", "scan"]).spec().reductions,
+            recipe(&["--gpu-reductions", "scan"]).spec().reductions,
             Some(Reductions::Scan)
         );
-        let spec = engine::<&str>(&[]).spec();
+        let spec = recipe::<&str>(&[]).spec();
         assert_eq!(
             (spec.backend, spec.reductions, spec.gpu_hints),
             (Backend::Auto, None, Hints::Auto)

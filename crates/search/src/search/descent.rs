@@ -25,60 +25,54 @@ use flipgraph_core::verify::Verified;
 use flipgraph_core::Scheme;
 
 use super::progress::Progress;
-use super::{default_target, Driver, OnImprovement, SearchConfig, Start, Summary};
-use crate::engine::{Backend, EngineSpec, StartKind};
+use super::recipe::Recipe;
+use super::{default_target, Driver, OnImprovement, Start, Summary};
+use crate::engine::{Backend, StartKind};
 
 /// A search from one scheme down to a target rank, set up by its builder methods.
 pub struct Descent<'a> {
     start: Scheme,
-    spec: EngineSpec,
+    recipe: Recipe,
     target: Option<usize>,
     time_limit: Option<Duration>,
-    seed: u64,
     on_improvement: Option<OnImprovement<'a>>,
 }
 
 impl<'a> Descent<'a> {
     /// A descent from `start` on every CPU core, toward the best known rank (else one below the
-    /// start), with no time limit: the defaults of `flipgraph search --backend cpu --from
-    /// FILE` (of `--size` where `start` is the naive scheme, but no ladder): the same seed and
-    /// rounds give the same walk ([`EngineSpec::for_start`]).
+    /// start), with no time limit: the recipe of `flipgraph search --backend cpu --from FILE`
+    /// (of `--size` where `start` is the naive scheme, but no ladder), settled for the start as
+    /// the command settles it ([`Recipe::spec_from`], [`Recipe::config`]): the same seed and
+    /// rounds give the same walk.
     pub fn new(start: Scheme) -> Descent<'a> {
-        let kind = if start == Scheme::naive(start.shape()) {
-            StartKind::Naive
-        } else {
-            StartKind::Given
-        };
-        let spec = EngineSpec {
-            backend: Backend::Cpu,
-            ..EngineSpec::default()
-        };
         Descent {
             start,
-            spec: spec.for_start(kind, None, None),
+            recipe: Recipe {
+                backend: Backend::Cpu,
+                ..Recipe::default()
+            },
             target: None,
             time_limit: None,
-            seed: 1,
             on_improvement: None,
         }
     }
 
-    /// Another engine (a GPU, other walkers or plateaus).
-    pub fn engine(mut self, spec: EngineSpec) -> Self {
-        self.spec = spec;
+    /// Another recipe (a GPU, other walkers or plateaus, a symmetric walk).
+    pub fn recipe(mut self, recipe: Recipe) -> Self {
+        self.recipe = recipe;
         self
     }
 
     /// CPU threads.
     pub fn threads(mut self, threads: usize) -> Self {
-        self.spec.threads = Some(threads);
+        self.recipe.threads = Some(threads);
         self
     }
 
     /// Rounds of exactly `steps` steps per walker instead of the engine's own (a reproducible
     /// run, as `--round-steps`).
     pub fn exact_rounds(mut self, steps: u64) -> Self {
-        self.spec.round_steps = Some(steps);
+        self.recipe.round_steps = Some(steps);
         self
     }
 
@@ -96,7 +90,7 @@ impl<'a> Descent<'a> {
 
     /// The seed of the walkers (the same seed and engine give the same CPU run).
     pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
+        self.recipe.seed = Some(seed);
         self
     }
 
@@ -117,14 +111,18 @@ impl<'a> Descent<'a> {
         let target = self
             .target
             .unwrap_or_else(|| default_target(shape, best_known_rank(shape), self.start.rank()));
-        let spec = EngineSpec {
-            start_rank: Some(self.start.rank()),
-            ..self.spec
+        let kind = match self.start == Scheme::naive(shape) {
+            true => StartKind::Naive,
+            false => StartKind::Given,
         };
+        self.recipe.refuse_conflicts(true)?;
+        let spec = self.recipe.spec_from(self.start.rank(), kind);
         let mut engine = spec.open(shape)?;
-        let config = SearchConfig {
+        let config = super::SearchConfig {
             time_limit: self.time_limit,
-            ..SearchConfig::on_engine(shape, target, self.seed, &spec, engine.as_ref())
+            ..self
+                .recipe
+                .config(shape, (target, self.recipe.seed()), &spec, engine.as_ref())
         };
         let start = Start::from_scheme(self.start);
         let quiet = Progress::new(false, true);

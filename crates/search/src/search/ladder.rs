@@ -32,8 +32,9 @@ use serde_json::json;
 
 use super::output::{Checkpoint, Output, CHECKPOINT};
 use super::progress::Progress;
+use super::recipe::Recipe;
 use super::{default_target, Driver, SearchConfig, Start, Summary};
-use crate::engine::{EngineSpec, StartKind};
+use crate::engine::StartKind;
 
 /// Shapes of at most this many naive terms are searched from the naive scheme: a ladder's foot
 /// (such as 3x4x4, 48 terms, which reaches its best known 38 in about half a second on an H100).
@@ -169,9 +170,9 @@ pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
 
 /// How the rungs of a ladder are searched.
 pub struct Climb<'a> {
-    /// The engine for a rung whose start has this rank; `true` for an extended start, which
-    /// walks as a given scheme does (`--from`).
-    pub spec: &'a dyn Fn(usize, StartKind) -> EngineSpec,
+    /// The search's recipe: each rung's engine is its engine from the rung's start
+    /// ([`Recipe::spec_from`]; an extended start walks as a given scheme does).
+    pub recipe: &'a Recipe,
     /// The seed of every rung's walkers.
     pub seed: u64,
     /// When the whole search must end: each rung takes at most half the time left.
@@ -253,7 +254,7 @@ impl Climb<'_> {
         let resumed_at = earlier.iter().map(Scheme::rank).min();
         let mut starts = starts;
         starts.extend(earlier);
-        let spec = (self.spec)(from, start);
+        let spec = self.recipe.spec_from(from, start);
         let mut engine = spec.open(shape)?;
         let time_limit = self.deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2);
         let best_known = best_known_rank(shape);

@@ -80,10 +80,11 @@ pub struct Checkpoint {
     pub climbing: bool,
 }
 
-/// How a search started and what it walks, as its checkpoint says (read without the pool's
-/// checks: [`Checkpoint::read`] does them).
+/// What a checkpoint records of its search's [`Recipe`](super::recipe::Recipe): how it started
+/// and what it walks (read without the pool's checks: [`Checkpoint::read`] does them), for
+/// [`Recipe::resumed`](super::recipe::Recipe::resumed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Recipe {
+pub struct Recorded {
     /// Its `--cubes` patterns (empty for a search of another start).
     pub cubes: Vec<String>,
     /// For a search of invariant schemes, its group and whether its fixed terms are frozen.
@@ -97,7 +98,7 @@ pub struct Recipe {
 }
 
 #[derive(Deserialize)]
-struct RecipeFields {
+struct RecordedFields {
     #[serde(default)]
     cubes: Vec<String>,
     #[serde(default)]
@@ -208,10 +209,10 @@ impl Checkpoint {
 
     /// How the search in `dir` started and what it walks, from its checkpoint, whose pool is
     /// left unchecked: [`Checkpoint::read`] checks it.
-    pub fn read_recipe(dir: &Path) -> Result<Recipe> {
+    pub fn read_recorded(dir: &Path) -> Result<Recorded> {
         let path = dir.join(CHECKPOINT);
         let bytes = formats::read_bounded(&path, MAX_CHECKPOINT_BYTES, "checkpoint")?;
-        let fields: RecipeFields = serde_json::from_slice(&bytes)
+        let fields: RecordedFields = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         let symmetric = named(&path, fields.symmetric.as_deref(), "symmetry", |name| {
             Group::ALL
@@ -222,7 +223,7 @@ impl Checkpoint {
         })?;
         let sparsity = named(&path, fields.sparse.as_deref(), "sparsity", Sparsity::from_name)?;
         let partners = named(&path, fields.partners.as_deref(), "partners", Partners::from_name)?;
-        Ok(Recipe {
+        Ok(Recorded {
             cubes: fields.cubes,
             symmetric,
             sparsity,

@@ -15,7 +15,8 @@ use serde_json::json;
 use super::engine_args::EngineArgs;
 use crate::engine::{Backend, EngineSpec, StartKind, Width};
 use crate::search::progress::{si, Progress};
-use crate::search::{self, Driver, Patience, Restarts, SearchConfig};
+use crate::search::recipe::Recipe;
+use crate::search::{self, Driver, SearchConfig};
 
 /// Measure: vertices/s, steps/s and rank reached per size from the naive scheme (or from given
 /// schemes); or the wall time from process start to a verified scheme of a given rank.
@@ -141,6 +142,7 @@ struct Start {
 /// The starts of a throughput run: the files of --from, else the naive scheme of each size
 /// (with --cubes, its fixed cubes and unit terms).
 fn starts(args: &Args) -> Result<Vec<Start>> {
+    let recipe = args.engine.recipe();
     if args.from.is_empty() {
         let cubes = match args.engine.cubes.join(",") {
             c if c.is_empty() => c,
@@ -152,12 +154,12 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
             .map(|&shape| {
                 Ok(Start {
                     name: format!("{shape}{cubes}"),
-                    scheme: args.engine.naive_start(shape)?,
+                    scheme: recipe.naive_start(shape)?,
                 })
             })
             .collect();
     }
-    args.engine.refuse_conflicts(true)?;
+    recipe.refuse_conflicts(true)?;
     args.from
         .iter()
         .map(|path| {
@@ -174,15 +176,11 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
 }
 
 fn throughput(args: &Args) -> Result<ExitCode> {
-    let seeds = args
-        .seeds
-        .as_ref()
-        .map_or_else(|| vec![args.engine.seed()], |s| s.0.clone());
+    let recipe = args.engine.recipe();
+    let seeds = args.seeds.as_ref().map_or_else(|| vec![recipe.seed()], |s| s.0.clone());
     let base = Run {
-        seed: args.engine.seed(),
-        patience: args.engine.patience(),
-        restarts: args.engine.restarts(),
-        pool_ranks: args.engine.pool_ranks(),
+        seed: recipe.seed(),
+        recipe: &recipe,
         seconds: args.seconds,
     };
     let mut rows = Vec::new();
@@ -193,7 +191,7 @@ fn throughput(args: &Args) -> Result<ExitCode> {
         } else {
             StartKind::Given
         };
-        let spec = args.engine.spec_from(start.scheme.rank(), kind);
+        let spec = recipe.spec_from(start.scheme.rank(), kind);
         let mut runs = Vec::new();
         for &seed in &seeds {
             let (name, row) = measure_seed(args, &spec, &Run { seed, ..base }, &start)?;
@@ -298,12 +296,10 @@ fn one_cpu_thread(spec: &EngineSpec) -> EngineSpec {
 }
 
 /// The driver's settings of a measurement.
-struct Run {
+struct Run<'a> {
     seed: u64,
-    /// Steps without improvement after which a walker restarts from the pool.
-    patience: Patience,
-    restarts: Restarts,
-    pool_ranks: usize,
+    /// Its patience, restarts and pool ([`Recipe::config`]).
+    recipe: &'a Recipe,
     seconds: Duration,
 }
 
@@ -331,12 +327,9 @@ fn measure_in<F: Width>(
     };
     let mut engine = spec.open_for::<F>(shape)?;
     let engine_name = engine.describe();
-    let steps = spec.steps_per_round(engine.timed_rounds());
     let config = SearchConfig {
         time_limit: Some(run.seconds),
-        restarts: run.restarts,
-        pool_ranks: run.pool_ranks,
-        ..SearchConfig::new(shape, 1, run.seed, steps, run.patience)
+        ..run.recipe.config(shape, (1, run.seed), &spec, engine.as_ref())
     };
     let driver = Driver::new(
         engine.as_mut(),

@@ -14,10 +14,10 @@ use flipgraph_core::Shape;
 use super::Args;
 use crate::commands::algebra::best_construction;
 use crate::commands::engine_args::EngineArgs;
-use crate::commands::preset::Preset;
 use crate::commands::search;
 use crate::search::island::Sharing;
 use crate::search::output::{Checkpoint, CHECKPOINT};
+use crate::search::preset::Preset;
 use crate::write::{write_verified, WriteArgs};
 
 /// Where one format of the campaign stands.
@@ -151,7 +151,7 @@ pub fn run_format(
     // end it there.
     let walks_preset = match resume {
         true => symmetric,
-        false => start.is_none() && turn.engine.clone().take_preset(shape, |e| e.spec().on_gpu()).is_some(),
+        false => start.is_none() && turn.engine.recipe().take_preset(shape, |r| r.spec().on_gpu()).is_some(),
     };
     if let (true, Some(preset), Some(stall)) = (walks_preset, Preset::of(shape), flags.stall) {
         if stall < preset.quiet_spell {

@@ -198,7 +198,7 @@ fn lanes(args: &Args) -> Result<Vec<EngineArgs>> {
 
 /// The GPUs the lanes walk on: the host's, where the engine walks on GPUs; none on the CPU.
 fn lane_gpus(args: &Args) -> Result<usize> {
-    match args.engine.spec().on_gpu() {
+    match args.engine.recipe().spec().on_gpu() {
         true => crate::engine::gpu::device_count(),
         false => Ok(0),
     }

@@ -20,7 +20,7 @@ pub fn count(args: &Args) -> Result<usize> {
     if let Some(islands) = args.islands {
         return Ok(islands);
     }
-    if args.engine.gpu.is_some() || !args.engine.spec().on_gpu() {
+    if args.engine.gpu.is_some() || !args.engine.recipe().spec().on_gpu() {
         return Ok(1);
     }
     // Without a usable GPU the engine's opening says why, in the flags' words.

@@ -13,12 +13,13 @@ use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
-use super::choices::{LadderArg, SymmetryArg};
-use super::engine_args::{at_least_one, parse_diagonal, EngineArgs};
+use super::engine_args::{at_least_one, EngineArgs};
+use super::preset::preset_flags;
 use crate::engine::{refuse_wide_symmetry, Backend, Group, Kind, StartKind, Width};
-use crate::search::ladder::Climb;
+use crate::search::ladder::{Climb, Ladder};
 use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
 use crate::search::progress::Progress;
+use crate::search::recipe::Recipe;
 use crate::search::{default_target, Driver, SearchConfig, Start};
 use crate::write::parse_writable;
 
@@ -124,65 +125,23 @@ struct Begin<F: Width = u128> {
     best_known: Option<usize>,
 }
 
-/// The engine flags of the search `args` asks for: as given, but a resumed search takes what
-/// its checkpoint records of how it started: the symmetry and fixed-terms setting of a
-/// symmetric search, and the patterns of one from fixed cubes (with them `--symmetry c3` and the
-/// cube settings' defaults), so that it goes on as it started. An explicit `--symmetry none`
-/// walks a symmetric search's schemes as plain ones (they are schemes like any other), except
-/// from fixed cubes, whose settings are the symmetric walk's.
-fn engine_flags(args: &Args) -> Result<EngineArgs> {
-    let mut engine = args.engine.clone();
+/// The recipe of the search `args` asks for: its flags', but a resumed search takes what its
+/// checkpoint records of how it started ([`Recipe::resumed`]), so that it goes on as it started,
+/// and a new search of a shape with a measured preset takes it where the flags leave it open.
+fn recipe_of(args: &Args) -> Result<Recipe> {
+    let mut recipe = args.engine.recipe();
     let Some(dir) = &args.resume else {
         if let (Some(shape), true) = (args.size, args.from.is_empty()) {
-            if let Some(preset) = engine.take_preset(shape, |e| e.spec().on_gpu()) {
+            if let Some(preset) = recipe.take_preset(shape, |r| r.spec().on_gpu()) {
                 tracing::info!(
                     "{shape}: the best measured method, {} (BENCHMARKS.md, Time to the best known rank and CPU; --preset off walks as the other flags say)",
-                    preset.describe()
+                    preset_flags(preset)
                 );
             }
         }
-        return Ok(engine);
+        return Ok(recipe);
     };
-    if !engine.cubes.is_empty() {
-        bail!("--cubes starts a new search; a resumed one keeps the cubes of its checkpoint");
-    }
-    let recipe = Checkpoint::read_recipe(dir)?;
-    engine.sparse = engine.sparse.or(recipe.sparsity.map(Into::into));
-    if let Some(bad) = recipe.cubes.iter().find_map(|c| parse_diagonal(c).err()) {
-        bail!("{}: {bad} (damaged checkpoint?)", dir.join(CHECKPOINT).display());
-    }
-    let plain = engine.symmetry == Some(SymmetryArg::Trivial);
-    if !recipe.cubes.is_empty() {
-        if plain {
-            bail!(
-                "{}: a search from the cubes {} walks C3-invariant schemes; --symmetry none cannot resume it (start a new search --from one of its results instead)",
-                dir.join(CHECKPOINT).display(),
-                recipe.cubes.join(",")
-            );
-        }
-        tracing::info!("resuming a search from the cubes {}", recipe.cubes.join(","));
-        engine.symmetry = Some(SymmetryArg::C3);
-    }
-    match recipe.symmetric {
-        Some((group, _)) if plain => {
-            tracing::info!(
-                "--symmetry none: the checkpoint's {}-invariant schemes are walked as plain schemes",
-                group.label()
-            )
-        }
-        Some((group, fixed)) => {
-            // The checkpoint's pool holds invariant schemes: the resume walks them as such.
-            engine.symmetry = Some(group.into());
-            engine.fixed_terms = engine.fixed_terms.or(Some(fixed.into()));
-        }
-        None => {}
-    }
-    // The GPU samples the partners of symmetric walks, whatever a plain search recorded.
-    if engine.symmetry() == SymmetryArg::Trivial {
-        engine.gpu_partners = engine.gpu_partners.or(recipe.partners.map(Into::into));
-    }
-    engine.cubes = recipe.cubes;
-    Ok(engine)
+    recipe.resumed(Checkpoint::read_recorded(dir)?, &dir.join(CHECKPOINT))
 }
 
 impl Begin {
@@ -211,14 +170,14 @@ impl Begin {
     }
 }
 
-/// The beginning the flags ask for (of island `index` of `islands`; `engine`: the engine flags
-/// that [`engine_flags`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
+/// The beginning the flags ask for (of island `index` of `islands`; `recipe`: the recipe
+/// that [`recipe_of`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
 /// (with --cubes, the fixed cubes and unit terms). Its schemes have 128-bit factors, which
 /// every format fits; [`Begin::narrowed`] gives the width the search walks.
-fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Result<Begin> {
-    engine.refuse_conflicts(!args.from.is_empty())?;
+fn begin(args: &Args, recipe: &Recipe, index: usize, islands: usize) -> Result<Begin> {
+    recipe.refuse_conflicts(!args.from.is_empty())?;
     if let Some(dir) = &args.resume {
-        let (cp, mut start) = resume_start(dir, index, islands, engine)?;
+        let (cp, mut start) = resume_start(dir, index, islands, recipe)?;
         let shape = cp.shape()?;
         refuse_contradictions(args, dir, &cp, shape)?;
         let added = read_starts(&args.from)?;
@@ -229,7 +188,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
                 dir.display()
             );
         }
-        fixed_terms_of(engine.spec().symmetry, &added)?;
+        fixed_terms_of(recipe.spec().symmetry, &added)?;
         start.pool.extend(added.into_iter().map(|(_, s)| s));
         return Ok(Begin {
             shape,
@@ -242,10 +201,10 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
     }
     let starts: Vec<(String, WideScheme)> = match args.from.is_empty() {
         true => {
-            let naive = engine.naive_start(args.size.expect("clap requires --size"))?;
-            let name = match engine.cubes.is_empty() {
+            let naive = recipe.naive_start(args.size.expect("clap requires --size"))?;
+            let name = match recipe.cubes.is_empty() {
                 true => "the naive scheme".to_owned(),
-                false => format!("the start from --cubes {}", engine.cubes.join(",")),
+                false => format!("the start from --cubes {}", recipe.cubes.join(",")),
             };
             vec![(name, naive)]
         }
@@ -264,7 +223,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
             bail!("--size {size} does not match the shape {shape} of --from");
         }
     }
-    let spec = engine.spec();
+    let spec = recipe.spec();
     let group = spec.symmetry;
     if !group.acts_on(shape) {
         bail!("--symmetry {group} needs a square shape; {shape} is not");
@@ -303,7 +262,7 @@ fn begin(args: &Args, engine: &EngineArgs, index: usize, islands: usize) -> Resu
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
-        seed: engine.seed(),
+        seed: recipe.seed(),
         target,
         best_known,
     })
@@ -334,21 +293,21 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     Ok(stop)
 }
 
-/// Whether the search `args` climbs a ladder to `shape` (`flags`: [`engine_flags`]'s; `in_job`:
+/// Whether the search `args` climbs a ladder to `shape` (`recipe`: [`recipe_of`]'s; `in_job`:
 /// as an island of an MPI job, which never does): a new search from the naive scheme as
 /// `--ladder` says, and a resume of one killed or stopped during its climb (its checkpoint says
 /// so) climbs again unless `--ladder off`. `--ladder on` where the start is given is refused;
 /// where it is moot (a job, a search that climbed already) it is said.
-fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result<bool> {
-    let start_given = !args.from.is_empty() || flags.symmetry() != SymmetryArg::Trivial || !flags.cubes.is_empty();
-    let asked = flags.ladder == Some(LadderArg::On);
+fn climbs(args: &Args, recipe: &Recipe, shape: Shape, in_job: bool) -> Result<bool> {
+    let start_given = !args.from.is_empty() || recipe.group() != Group::Trivial || !recipe.cubes.is_empty();
+    let asked = recipe.ladder == Some(Ladder::On);
     if start_given && asked {
         bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
     }
     let climbs = match &args.resume {
         _ if in_job || start_given => false,
-        Some(dir) => Checkpoint::read_recipe(dir)?.climbing && flags.ladder != Some(LadderArg::Off),
-        None => flags.climbs(shape),
+        Some(dir) => Checkpoint::read_recorded(dir)?.climbing && recipe.ladder != Some(Ladder::Off),
+        None => recipe.climbs(shape),
     };
     if asked && !climbs {
         tracing::info!("--ladder on: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already; the rungs walk factors of up to 64 bits)");
@@ -363,7 +322,7 @@ fn climbs(args: &Args, flags: &EngineArgs, shape: Shape, in_job: bool) -> Result
 /// the naive scheme) and what the climb took.
 fn climb_to(
     args: &Args,
-    flags: &EngineArgs,
+    recipe: &Recipe,
     shape: Shape,
     seed: u64,
     out: &mut Output,
@@ -372,7 +331,7 @@ fn climb_to(
 ) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
     let began = Instant::now();
     let climb = Climb {
-        spec: &|rank, start| flags.spec_from(rank, start),
+        recipe,
         seed,
         deadline: args.time.map(|t| began + t),
         out: Some(&out.dir().join("ladder")),
@@ -415,11 +374,11 @@ fn climb_to(
 /// the island of a job that `place` says; with 64-bit factors where the format fits them.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
     let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
-    let flags = engine_flags(args)?;
-    let begun = begin(args, &flags, index, islands)?;
+    let recipe = recipe_of(args)?;
+    let begun = begin(args, &recipe, index, islands)?;
     match begun.shape.fits::<u64>() {
-        true => walk::<u64>(args, &flags, begun.narrowed()?, stop, process_start, place),
-        false => walk::<u128>(args, &flags, begun, stop, process_start, place),
+        true => walk::<u64>(args, &recipe, begun.narrowed()?, stop, process_start, place),
+        false => walk::<u128>(args, &recipe, begun, stop, process_start, place),
     }
 }
 
@@ -434,7 +393,7 @@ fn progress_of(args: &Args, quiet: bool) -> Progress {
 /// The search of [`execute`] from `begun`, on factors of `F`.
 fn walk<F: Width>(
     args: &Args,
-    flags: &EngineArgs,
+    recipe: &Recipe,
     begun: Begin<F>,
     stop: &AtomicBool,
     process_start: Instant,
@@ -457,11 +416,11 @@ fn walk<F: Width>(
     let mut output = None;
     let mut climb = None;
     let mut grown = false;
-    if climbs(args, flags, shape, place.is_some())? {
+    if climbs(args, recipe, shape, place.is_some())? {
         // Before the ladder, so that another search cannot take the folder meanwhile.
         let mut out = open_output()?;
-        let sparsity = flags.sparse.map(Into::into);
-        let partners = flags.gpu_partners.map(Into::into);
+        let sparsity = recipe.sparsity;
+        let partners = recipe.gpu_partners;
         out.checkpoint(&Checkpoint::before_climb(
             shape,
             (seed, target),
@@ -469,7 +428,7 @@ fn walk<F: Width>(
             sparsity,
             partners,
         ))?;
-        let (starts, report) = climb_to(args, flags, shape, seed, &mut out, stop, process_start)?;
+        let (starts, report) = climb_to(args, recipe, shape, seed, &mut out, stop, process_start)?;
         if let Some(starts) = starts {
             let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
             (start.pool, grown) = (starts, true);
@@ -485,8 +444,8 @@ fn walk<F: Width>(
     };
     let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
     let spec = match &place {
-        Some(place) => place.share(flags.spec_from(start_rank, given)),
-        None => flags.spec_from(start_rank, given),
+        Some(place) => place.share(recipe.spec_from(start_rank, given)),
+        None => recipe.spec_from(start_rank, given),
     };
     let mut engine = spec.open_for::<F>(shape)?;
     let output = match output {
@@ -498,20 +457,8 @@ fn walk<F: Width>(
         stall_limit: args.stall,
         checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
         best_known,
-        restarts: flags.restarts(),
-        pool_ranks: flags.pool_ranks(),
-        cubes: flags.cubes.clone(),
-        symmetric: (spec.symmetry != Group::Trivial).then_some((spec.symmetry, spec.fixed_terms)),
-        sparsity: spec.sparsity,
-        partners: spec.gpu_partners,
         climbing: climb.as_ref().is_some_and(|c| c.cut_short),
-        ..SearchConfig::new(
-            shape,
-            target,
-            seed,
-            spec.steps_per_round(engine.timed_rounds()),
-            flags.patience(),
-        )
+        ..recipe.config(shape, (target, seed), &spec, engine.as_ref())
     };
     // Island 0 speaks for the job.
     let progress = progress_of(args, index > 0);
@@ -542,7 +489,7 @@ fn walk<F: Width>(
                 steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
                 ..config
             };
-            let (_, start) = resume_start(&out_dir, 0, 1, flags)?;
+            let (_, start) = resume_start(&out_dir, 0, 1, recipe)?;
             let output = Output::open(&out_dir, args.formats.clone(), true)?;
             let progress = progress_of(args, false);
             let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;

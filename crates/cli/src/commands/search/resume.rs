@@ -7,13 +7,13 @@ use super::*;
 /// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
 /// islands' included), and the time and counters of those it takes over (of islands `index`,
 /// `index + islands`, ...), so that a job resumes with any number of islands. A search from
-/// fixed cubes (`engine`, as [`engine_flags`] resolved it) gets its cube start back as well:
+/// fixed cubes (`recipe`, as [`recipe_of`] resolved it) gets its cube start back as well:
 /// the start of independent restarts, and the rank the plus slack counts from.
 pub(super) fn resume_start<F: Width>(
     dir: &Path,
     index: usize,
     islands: usize,
-    engine: &EngineArgs,
+    recipe: &Recipe,
 ) -> Result<(Checkpoint, Start<F>)> {
     let all = read_all_checkpoints(dir)?;
     let mut start = Start {
@@ -44,8 +44,8 @@ pub(super) fn resume_start<F: Width>(
         }
     }
     let (_, main) = all.into_iter().next().expect("the search's own checkpoint");
-    if !engine.cubes.is_empty() {
-        start.pool.push(engine.naive_start(main.shape()?)?);
+    if recipe.cube_search() {
+        start.pool.push(recipe.naive_start(main.shape()?)?);
     }
     Ok((main, start))
 }

@@ -1,0 +1,62 @@
+//! Presets: the best method measured for a shape, taken by a new search of it on a GPU (and on
+//! the CPU where it was measured there too) unless its recipe says otherwise
+//! ([`Recipe::take_preset`](super::recipe::Recipe::take_preset)).
+
+use std::time::Duration;
+
+use flipgraph_core::group::Group;
+use flipgraph_core::Shape;
+
+/// A shape's best measured method on a GPU: a symmetric search from fixed cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// Whether it was measured the best on the CPU too.
+    pub on_cpu: bool,
+    /// The group.
+    pub symmetry: Group,
+    /// The cubes, as diagonal patterns.
+    pub cubes: &'static [&'static str],
+    /// The rank plus moves stop at, if any.
+    pub plus_cap: Option<usize>,
+    /// How long its walk went without improving on its way to the best known rank, as
+    /// measured: a campaign's stall limit shorter than this would end it there.
+    pub quiet_spell: Duration,
+}
+
+/// The presets, by square shape (BENCHMARKS.md, Time to the best known rank: the 5x5x5 and
+/// 6x6x6 rows; on the CPU, the 5x5x5 one: BENCHMARKS.md, CPU, about 450 CPU seconds a 93 with
+/// walk reductions, where the plain walk from naive stops near 101 in 5 minutes on 2 cores).
+const PRESETS: [(usize, Preset); 2] = [
+    (
+        5,
+        Preset {
+            on_cpu: true,
+            symmetry: Group::C3,
+            cubes: &["10001", "01010", "00100"],
+            plus_cap: None,
+            quiet_spell: Duration::ZERO,
+        },
+    ),
+    (
+        6,
+        Preset {
+            on_cpu: false,
+            symmetry: Group::C6,
+            cubes: &["110000", "001100", "000011"],
+            plus_cap: Some(216),
+            // 153 at 148, 210 and 317 s; in one run 165 at 12 s, then nothing until 159 and 153
+            // at 150 s (BENCHMARKS.md, Time to the best known rank).
+            quiet_spell: Duration::from_secs(300),
+        },
+    ),
+];
+
+impl Preset {
+    /// The preset of `shape`, if one was measured.
+    pub fn of(shape: Shape) -> Option<Preset> {
+        PRESETS
+            .into_iter()
+            .find(|&(n, _)| shape.is_square() && shape.n() == n)
+            .map(|(_, preset)| preset)
+    }
+}
