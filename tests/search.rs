@@ -751,7 +751,7 @@ fn a_target_below_the_flattening_bound_is_said_to_be_out_of_reach() {
         .output()
         .unwrap();
     assert!(done.status.success(), "{}", text(&done));
-    assert!(text(&done).contains("--target-rank 10 is below 16"), "{}", text(&done));
+    assert!(text(&done).contains("target rank 10 is below 16"), "{}", text(&done));
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use flipgraph_search::engine::{GpuLimit, Refusal};
 use flipgraph_search::search::output::FolderError;
 use flipgraph_search::search::recipe::RecipeError;
+use flipgraph_search::search::session::SearchError;
 
 /// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
 /// worded by their flags.
@@ -12,6 +13,7 @@ pub fn in_flags(error: &anyhow::Error) -> String {
         error.downcast_ref::<Refusal>().map(|r| (r.to_string(), refusal(r))),
         error.downcast_ref::<FolderError>().map(|f| (f.to_string(), folder(f))),
         error.downcast_ref::<RecipeError>().map(|r| (r.to_string(), recipe(r))),
+        error.downcast_ref::<SearchError>().map(|s| (s.to_string(), search(s))),
     ]
     .into_iter()
     .flatten()
@@ -75,6 +77,25 @@ fn recipe(error: &RecipeError) -> String {
         RecipeError::PlainResumeOfCubes { checkpoint, cubes } => format!(
             "{checkpoint}: a search from the cubes {cubes} walks C3-invariant schemes; --symmetry none cannot resume it (start a new search --from one of its results instead)"
         ),
+    }
+}
+
+fn search(error: &SearchError) -> String {
+    match error {
+        SearchError::NoStart => "give --size, --from or --resume".into(),
+        SearchError::ShapeOfStarts { given, shape } => {
+            format!("--size {given} does not match the shape {shape} of --from")
+        }
+        SearchError::LadderOnGivenStart => "--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start".into(),
+        SearchError::ResumedShape { given, checkpoint, shape } => {
+            format!("--size {given} contradicts the search in {checkpoint} ({shape}); leave --size out to resume")
+        }
+        SearchError::ResumedSeed { given, checkpoint, seed } => {
+            format!("--seed {given} contradicts the search in {checkpoint} (seed {seed}); leave --seed out to resume")
+        }
+        SearchError::ResumedElsewhere { out, dir } => {
+            format!("--out {out} and --resume {dir} name different folders; a resumed search writes where it was")
+        }
     }
 }
 

@@ -1,7 +1,29 @@
 //! The engines and the descent driver of `flipgraph`, for programs that embed a search.
 //!
-//! [`search::descent::Descent`] runs the search of `flipgraph search` in a few lines. For more
-//! control (a GPU engine, output folders, checkpoints), drive the parts yourself:
+//! [`Search`] is the whole search of `flipgraph search` (a new search, a resume, the ladder, the
+//! GPU's fault carried on on the CPU, its folder of verified results and checkpoints), driven by
+//! a [`search::recipe::Recipe`] that settles the engine, walk and schedule for the start;
+//! `flipgraph search`, `bench` and `campaign` build theirs from their flags:
+//!
+//! ```no_run
+//! use std::sync::atomic::AtomicBool;
+//! use std::time::{Duration, Instant};
+//!
+//! use flipgraph_core::Shape;
+//! use flipgraph_search::search::recipe::Recipe;
+//! use flipgraph_search::Search;
+//!
+//! let search = Search {
+//!     time: Some(Duration::from_secs(60)),
+//!     ..Search::new(Shape::square(4).unwrap(), Recipe::default())
+//! };
+//! let ended = search.run(&AtomicBool::new(false), Instant::now(), None)?;
+//! println!("rank {} in {}", ended.best_rank, ended.out_dir.display());
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+//!
+//! [`search::descent::Descent`] runs it in a few lines without files. For more control, drive
+//! the parts yourself:
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
@@ -31,3 +53,5 @@ pub mod cluster;
 pub mod engine;
 pub mod schemes;
 pub mod search;
+
+pub use search::Search;

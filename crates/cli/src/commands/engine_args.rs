@@ -282,7 +282,6 @@ pub(crate) mod tests {
 
     #[test]
     fn a_new_search_of_5x5x5_or_6x6x6_takes_its_measured_preset_unless_told_otherwise() {
-        use crate::commands::preset::preset_flags;
         use crate::search::preset::Preset;
         use flipgraph_core::Shape;
         let (five, six) = (Shape::square(5).unwrap(), Shape::square(6).unwrap());
@@ -293,8 +292,8 @@ pub(crate) mod tests {
         assert_eq!(args.cubes, ["110000", "001100", "000011"]);
         assert_eq!(args.plus_cap, Some(216));
         assert_eq!(
-            preset_flags(preset),
-            "--symmetry c6 --cubes 110000,001100,000011 --plus-cap 216"
+            preset.describe(),
+            "c6 from the cubes 110000,001100,000011, plus moves up to rank 216"
         );
         let mut args = recipe::<&str>(&[]);
         assert_eq!(args.take_preset(five, |_| true).map(|p| p.symmetry), Some(Group::C3));

@@ -1,9 +1,7 @@
 //! `--preset`: whether a new search takes the best method measured for its shape (the library's
-//! [`Preset`]s), and a preset in the command line's words.
+//! `search::preset`).
 
 use clap::ValueEnum;
-
-use crate::search::preset::Preset;
 
 /// `--preset`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -12,10 +10,4 @@ pub enum PresetArg {
     Auto,
     /// The flags as given.
     Off,
-}
-
-/// The flags `preset` sets, as a command line would give them.
-pub fn preset_flags(preset: Preset) -> String {
-    let cap = preset.plus_cap.map(|c| format!(" --plus-cap {c}")).unwrap_or_default();
-    format!("--symmetry {} --cubes {}{cap}", preset.symmetry, preset.cubes.join(","))
 }

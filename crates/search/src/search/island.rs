@@ -16,7 +16,7 @@ use flipgraph_core::{Scheme, Shape, Term};
 use serde_json::json;
 
 use super::{Driver, Stop};
-use crate::engine::Width;
+use crate::engine::{cores, EngineSpec, Width};
 
 /// The other processes of a job. Every island makes the same calls in the same order (they are
 /// collective operations): the driver sees to that.
@@ -228,6 +228,32 @@ fn le<F: FactorBits>(bytes: &[u8]) -> F {
     let mut word = [0u8; 16];
     word[..bytes.len()].copy_from_slice(bytes);
     F::from_u128(u128::from_le_bytes(word))
+}
+
+/// A search's part in a job of islands: its island, and its place among the job's processes
+/// (or threads) on its host, which share its cores and GPUs.
+pub struct Place {
+    /// Its island.
+    pub island: Island,
+    /// Its index among the islands on its host.
+    pub local_index: usize,
+    /// The islands on its host.
+    pub local_size: usize,
+}
+
+impl Place {
+    /// The engine of this island: its share of the host's cores and its own GPU, unless `spec`
+    /// names them.
+    pub fn share(&self, spec: EngineSpec) -> EngineSpec {
+        EngineSpec {
+            threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
+            gpu: spec.gpu.or(Some(self.local_index)),
+            // Sized for the shape: migrants from islands that resumed elsewhere may lie above
+            // this island's starts.
+            start_rank: None,
+            ..spec
+        }
+    }
 }
 
 impl<F: Width> Driver<'_, F> {

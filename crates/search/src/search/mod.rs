@@ -5,6 +5,7 @@
 mod clock;
 mod config;
 pub mod descent;
+pub mod ended;
 pub mod island;
 pub mod ladder;
 pub mod output;
@@ -15,10 +16,14 @@ pub mod recipe;
 mod record;
 mod restarts;
 mod results;
+mod resume;
+pub mod session;
+mod starts;
 mod styles;
 pub mod threads;
 
 pub use config::*;
+pub use session::Search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -59,4 +59,16 @@ impl Preset {
             .find(|&(n, _)| shape.is_square() && shape.n() == n)
             .map(|(_, preset)| preset)
     }
+
+    /// What it walks, in words: "c6 from the cubes 110000,001100,000011, plus moves up to rank
+    /// 216".
+    pub fn describe(self) -> String {
+        let cap = self.plus_cap.map(|c| format!(", plus moves up to rank {c}"));
+        format!(
+            "{} from the cubes {}{}",
+            self.symmetry,
+            self.cubes.join(","),
+            cap.unwrap_or_default()
+        )
+    }
 }

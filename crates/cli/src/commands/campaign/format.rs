@@ -175,7 +175,7 @@ pub fn run_format(
             flags.target_rank = known;
         }
     }
-    search::execute(&flags, stop, process_start, None)?.report(args.json);
+    search::report(&search::execute(&flags, stop, process_start, None)?, args.json);
     Ok(Standing {
         start: start.map(|(_, how)| how),
         ..standing(shape, &dir)?

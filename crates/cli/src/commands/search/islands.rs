@@ -9,8 +9,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::{execute, Args, Ended};
-use crate::engine::{cores, EngineSpec};
-use crate::search::island::{Island, Sharing};
+use crate::search::island::{Island, Place, Sharing};
 use crate::search::threads::{IslandLeft, ThreadPeers};
 
 /// The islands of this process: --islands, else one per GPU where the search walks on several
@@ -93,36 +92,13 @@ pub fn in_job(
     match execute(args, stop, process_start, Some(place)) {
         Ok(ended) => {
             if job.index() == 0 {
-                ended.report(args.json);
+                super::report(&ended, args.json);
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
             tracing::error!("island {}: {}; ending the job", job.index(), crate::flags::in_flags(&e));
             job.abort(1)
-        }
-    }
-}
-
-/// A search's part in a job of islands: its island, and its place among the job's processes
-/// on its host (which share its cores and GPUs).
-pub struct Place {
-    pub island: Island,
-    pub local_index: usize,
-    pub local_size: usize,
-}
-
-impl Place {
-    /// The engine of this island: its share of the host's cores and its own GPU, unless the
-    /// flags say otherwise.
-    pub fn share(&self, spec: EngineSpec) -> EngineSpec {
-        EngineSpec {
-            threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
-            gpu: spec.gpu.or(Some(self.local_index)),
-            // Sized for the shape: migrants from islands that resumed elsewhere may lie above
-            // this island's starts.
-            start_rank: None,
-            ..spec
         }
     }
 }

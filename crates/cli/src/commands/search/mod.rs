@@ -1,38 +1,26 @@
 //! `flipgraph search`: descend from the naive scheme (or a given one) to a target rank.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use flipgraph_core::formats::Format;
-use flipgraph_core::known::best_known_rank;
-use flipgraph_core::symmetry::FixedTerms;
-use flipgraph_core::walk::Counters;
-use flipgraph_core::{Scheme, Shape, WideScheme};
+use flipgraph_core::Shape;
 
 use super::engine_args::{at_least_one, EngineArgs};
-use super::preset::preset_flags;
-use crate::engine::{refuse_wide_symmetry, Backend, Group, Kind, StartKind, Width};
-use crate::search::ladder::{Climb, Ladder};
-use crate::search::output::{island_dir, read_all_checkpoints, Checkpoint, Output, CHECKPOINT};
-use crate::search::progress::Progress;
-use crate::search::recipe::Recipe;
-use crate::search::{default_target, Driver, SearchConfig, Start};
+use crate::search::ended::Ended;
+use crate::search::island::Place;
+use crate::search::Search;
 use crate::write::parse_writable;
 
 mod ended;
 mod islands;
-mod resume;
-mod starts;
 
 pub use super::duration::parse_duration;
-pub use ended::{ClimbReport, Ended};
-use islands::Place;
-use resume::{refuse_contradictions, resume_start};
-use starts::{fixed_terms_of, frozen_stop, lower_bound, read_starts};
+pub use ended::report;
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
@@ -113,159 +101,27 @@ pub struct Args {
     pub engine: EngineArgs,
 }
 
-/// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
-/// target rank.
-struct Begin<F: Width = u128> {
-    shape: Shape,
-    start: Start<F>,
-    out_dir: PathBuf,
-    seed: u64,
-    target: usize,
-    /// The rank a record must beat.
-    best_known: Option<usize>,
-}
-
-/// The recipe of the search `args` asks for: its flags', but a resumed search takes what its
-/// checkpoint records of how it started ([`Recipe::resumed`]), so that it goes on as it started,
-/// and a new search of a shape with a measured preset takes it where the flags leave it open.
-fn recipe_of(args: &Args) -> Result<Recipe> {
-    let mut recipe = args.engine.recipe();
-    let Some(dir) = &args.resume else {
-        if let (Some(shape), true) = (args.size, args.from.is_empty()) {
-            if let Some(preset) = recipe.take_preset(shape, |r| r.spec().on_gpu()) {
-                tracing::info!(
-                    "{shape}: the best measured method, {} (BENCHMARKS.md, Time to the best known rank and CPU; --preset off walks as the other flags say)",
-                    preset_flags(preset)
-                );
-            }
-        }
-        return Ok(recipe);
-    };
-    recipe.resumed(Checkpoint::read_recorded(dir)?, &dir.join(CHECKPOINT))
-}
-
-impl Begin {
-    /// The same beginning with factors of `F` (which the shape fits).
-    fn narrowed<F: Width>(self) -> Result<Begin<F>> {
-        let Start {
-            pool,
-            elapsed,
-            counters,
-            rounds,
-        } = self.start;
-        let pool = pool.iter().map(WideScheme::to_width).collect::<Result<_, _>>()?;
-        Ok(Begin {
-            start: Start {
-                pool,
-                elapsed,
-                counters,
-                rounds,
-            },
-            shape: self.shape,
-            out_dir: self.out_dir,
-            seed: self.seed,
-            target: self.target,
+impl Args {
+    /// The library's search these flags ask for.
+    pub fn search(&self) -> Search {
+        Search {
+            recipe: self.engine.recipe(),
+            shape: self.size,
+            from: self.from.clone(),
+            resume: self.resume.clone(),
+            target: self.target_rank,
             best_known: self.best_known,
-        })
-    }
-}
-
-/// The beginning the flags ask for (of island `index` of `islands`; `recipe`: the recipe
-/// that [`recipe_of`] resolved): a checkpoint to resume, a scheme file, or the naive scheme
-/// (with --cubes, the fixed cubes and unit terms). Its schemes have 128-bit factors, which
-/// every format fits; [`Begin::narrowed`] gives the width the search walks.
-fn begin(args: &Args, recipe: &Recipe, index: usize, islands: usize) -> Result<Begin> {
-    recipe.refuse_conflicts(!args.from.is_empty())?;
-    if let Some(dir) = &args.resume {
-        let (cp, mut start) = resume_start(dir, index, islands, recipe)?;
-        let shape = cp.shape()?;
-        refuse_contradictions(args, dir, &cp, shape)?;
-        let added = read_starts(&args.from)?;
-        if let Some((name, other)) = added.iter().find(|(_, s)| s.shape() != shape) {
-            bail!(
-                "{name}: a {} scheme; the search in {} is of {shape}",
-                other.shape(),
-                dir.display()
-            );
-        }
-        fixed_terms_of(recipe.spec().symmetry, &added)?;
-        start.pool.extend(added.into_iter().map(|(_, s)| s));
-        return Ok(Begin {
-            shape,
-            best_known: args.best_known.or(best_known_rank(shape)),
-            start,
-            out_dir: dir.clone(),
-            seed: cp.seed,
-            target: args.target_rank.unwrap_or(cp.target),
-        });
-    }
-    let starts: Vec<(String, WideScheme)> = match args.from.is_empty() {
-        true => {
-            let naive = recipe.naive_start(args.size.expect("clap requires --size"))?;
-            let name = match recipe.cubes.is_empty() {
-                true => "the naive scheme".to_owned(),
-                false => format!("the start from --cubes {}", recipe.cubes.join(",")),
-            };
-            vec![(name, naive)]
-        }
-        false => read_starts(&args.from)?,
-    };
-    let shape = starts[0].1.shape();
-    if let Some((name, other)) = starts.iter().find(|(_, s)| s.shape() != shape) {
-        bail!(
-            "{name}: a {} scheme, where {} is {shape}; --from takes schemes of one shape",
-            other.shape(),
-            starts[0].0
-        );
-    }
-    if let (Some(size), false) = (args.size, args.from.is_empty()) {
-        if size != shape {
-            bail!("--size {size} does not match the shape {shape} of --from");
+            time: self.time,
+            stall: self.stall,
+            out: self.out.clone(),
+            formats: self.formats.clone(),
+            checkpoint_every: self.checkpoint_secs,
+            json: self.json,
+            quiet: self.quiet,
+            in_lines: self.in_lines,
+            words: crate::flags::in_flags,
         }
     }
-    let spec = recipe.spec();
-    let group = spec.symmetry;
-    if !group.acts_on(shape) {
-        bail!("--symmetry {group} needs a square shape; {shape} is not");
-    }
-    refuse_wide_symmetry(group, shape, shape.factor_width())?;
-    let fixed = fixed_terms_of(group, &starts)?;
-    let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
-    let best_known = args.best_known.or(best_known_rank(shape));
-    let target = args
-        .target_rank
-        .unwrap_or_else(|| default_target(shape, best_known, lowest));
-    let bound = lower_bound(shape);
-    if target < bound {
-        tracing::warn!(
-            "--target-rank {target} is below {bound}, the rank every {shape} scheme has at least (each of the three flattenings of the tensor has rank n*m, m*p or p*n): the search cannot reach it and runs until its time limit or Ctrl-C"
-        );
-    }
-    if let (Some(fixed), FixedTerms::Frozen) = (fixed, spec.fixed_terms) {
-        let unit = group.order();
-        if let Some(stop) = frozen_stop(target, fixed, unit) {
-            tracing::warn!(
-                "with {fixed} frozen fixed terms every rank of this walk is {} modulo {unit}: it cannot end at rank {target}, only at {stop} or below (another start changes that)",
-                fixed % unit
-            );
-        }
-    }
-    Ok(Begin {
-        shape,
-        start: Start {
-            pool: starts.into_iter().map(|(_, s)| s).collect(),
-            elapsed: Duration::ZERO,
-            counters: Counters::default(),
-            rounds: 0,
-        },
-        out_dir: args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
-        seed: recipe.seed(),
-        target,
-        best_known,
-    })
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
@@ -281,7 +137,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         1 => execute(&args, &stop, process_start, None)?,
         islands => islands::on_threads(&args, &stop, process_start, islands)?,
     };
-    ended.report(args.json);
+    report(&ended, args.json);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -293,229 +149,16 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     Ok(stop)
 }
 
-/// Whether the search `args` climbs a ladder to `shape` (`recipe`: [`recipe_of`]'s; `in_job`:
-/// as an island of an MPI job, which never does): a new search from the naive scheme as
-/// `--ladder` says, and a resume of one killed or stopped during its climb (its checkpoint says
-/// so) climbs again unless `--ladder off`. `--ladder on` where the start is given is refused;
-/// where it is moot (a job, a search that climbed already) it is said.
-fn climbs(args: &Args, recipe: &Recipe, shape: Shape, in_job: bool) -> Result<bool> {
-    let start_given = !args.from.is_empty() || recipe.group() != Group::Trivial || !recipe.cubes.is_empty();
-    let asked = recipe.ladder == Some(Ladder::On);
-    if start_given && asked {
-        bail!("--ladder on climbs from the naive scheme; a search --from a scheme, of C3-invariant schemes or from --cubes has its own start");
-    }
-    let climbs = match &args.resume {
-        _ if in_job || start_given => false,
-        Some(dir) => Checkpoint::read_recorded(dir)?.climbing && recipe.ladder != Some(Ladder::Off),
-        None => recipe.climbs(shape),
-    };
-    if asked && !climbs {
-        tracing::info!("--ladder on: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already; the rungs walk factors of up to 64 bits)");
-    }
-    Ok(climbs)
-}
-
-/// Climbs the ladder to `shape` for a search into `out` with `seed`, whose checkpoint says it is
-/// climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's event goes to
-/// the event log (and with --json to standard output). Returns the starts grown (None when the
-/// climb was cut short, which leaves the search climbing, or failed: the search then walks from
-/// the naive scheme) and what the climb took.
-fn climb_to(
-    args: &Args,
-    recipe: &Recipe,
-    shape: Shape,
-    seed: u64,
-    out: &mut Output,
-    stop: &AtomicBool,
-    process_start: Instant,
-) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
-    let began = Instant::now();
-    let climb = Climb {
-        recipe,
-        seed,
-        deadline: args.time.map(|t| began + t),
-        out: Some(&out.dir().join("ladder")),
-        formats: args.formats.clone(),
-        quiet: args.quiet || args.json,
-        process_start,
-    };
-    let climbed = climb.to(shape, stop, |event| {
-        if args.json {
-            println!("{event}");
-        }
-        if let Err(e) = out.event(event) {
-            tracing::warn!("{e:#}");
-        }
-    });
-    let (starts, counters, cut_short) = match climbed {
-        Ok(climbed) if climbed.starts.is_none() => {
-            tracing::info!("the ladder was cut short; a resume climbs again");
-            (None, climbed.counters, true)
-        }
-        Ok(climbed) => (climbed.starts, climbed.counters, false),
-        // The search itself runs into the same fault and says what it does about it.
-        Err(e) => {
-            tracing::error!(
-                "the ladder failed: {}; searching {shape} from the naive scheme",
-                crate::flags::in_flags(&e)
-            );
-            (None, Counters::default(), false)
-        }
-    };
-    let report = ClimbReport {
-        time: began.elapsed(),
-        counters,
-        cut_short,
-    };
-    Ok((starts, report))
-}
-
 /// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as
-/// the island of a job that `place` says; with 64-bit factors where the format fits them.
+/// the island of a job that `place` says.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
-    let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
-    let recipe = recipe_of(args)?;
-    let begun = begin(args, &recipe, index, islands)?;
-    match begun.shape.fits::<u64>() {
-        true => walk::<u64>(args, &recipe, begun.narrowed()?, stop, process_start, place),
-        false => walk::<u128>(args, &recipe, begun, stop, process_start, place),
-    }
-}
-
-/// The progress output `args` asks for; none for a `quiet` one.
-fn progress_of(args: &Args, quiet: bool) -> Progress {
-    match args.in_lines {
-        true => Progress::in_lines(args.json, args.quiet || quiet),
-        false => Progress::new(args.json, args.quiet || quiet),
-    }
-}
-
-/// The search of [`execute`] from `begun`, on factors of `F`.
-fn walk<F: Width>(
-    args: &Args,
-    recipe: &Recipe,
-    begun: Begin<F>,
-    stop: &AtomicBool,
-    process_start: Instant,
-    place: Option<Place>,
-) -> Result<Ended> {
-    let index = place.as_ref().map_or(0, |p| p.island.index());
-    let Begin {
-        shape,
-        mut start,
-        out_dir,
-        seed,
-        target,
-        best_known,
-    } = begun;
-    let resume = args.resume.is_some();
-    let open_output = || match index {
-        0 => Output::open(&out_dir, args.formats.clone(), resume),
-        _ => Output::open_island(&out_dir, index, resume),
-    };
-    let mut output = None;
-    let mut climb = None;
-    let mut grown = false;
-    if climbs(args, recipe, shape, place.is_some())? {
-        // Before the ladder, so that another search cannot take the folder meanwhile.
-        let mut out = open_output()?;
-        let sparsity = recipe.sparsity;
-        let partners = recipe.gpu_partners;
-        out.checkpoint(&Checkpoint::before_climb(
-            shape,
-            (seed, target),
-            &start,
-            sparsity,
-            partners,
-        ))?;
-        let (starts, report) = climb_to(args, recipe, shape, seed, &mut out, stop, process_start)?;
-        if let Some(starts) = starts {
-            let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
-            (start.pool, grown) = (starts, true);
-        }
-        start.elapsed += report.time;
-        (output, climb) = (Some(out), Some(report));
-    }
-    let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
-    let given = if !args.from.is_empty() || grown {
-        StartKind::Given
-    } else {
-        StartKind::Naive
-    };
-    let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
-    let spec = match &place {
-        Some(place) => place.share(recipe.spec_from(start_rank, given)),
-        None => recipe.spec_from(start_rank, given),
-    };
-    let mut engine = spec.open_for::<F>(shape)?;
-    let output = match output {
-        Some(output) => output,
-        None => open_output()?,
-    };
-    let config = SearchConfig {
-        time_limit: args.time.map(|t| t.saturating_sub(climbed)),
-        stall_limit: args.stall,
-        checkpoint_every: args.checkpoint_secs.max(Duration::from_millis(100)),
-        best_known,
-        climbing: climb.as_ref().is_some_and(|c| c.cut_short),
-        ..recipe.config(shape, (target, seed), &spec, engine.as_ref())
-    };
-    // Island 0 speaks for the job.
-    let progress = progress_of(args, index > 0);
-    let on_gpu = engine.kind() == Kind::Gpu;
-    let lone = place.is_none();
-    let mut driver = Driver::new(
-        engine.as_mut(),
-        config.clone(),
-        start,
-        Some(output),
-        progress,
-        process_start,
-    )?;
-    if let Some(place) = place {
-        driver = driver.island(place.island);
-    }
-    let summary = match driver.run(stop) {
-        Ok(summary) => summary,
-        // A GPU fault in a long run: with `auto`, the CPU carries on from the last checkpoint
-        // (an island of a job ends the job instead, and its resume carries on).
-        Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
-            tracing::error!(
-                "the GPU engine failed: {}; carrying on with the CPU engine from the last checkpoint",
-                crate::flags::in_flags(&e)
-            );
-            let mut cpu = spec.open_cpu(shape)?;
-            let config = SearchConfig {
-                steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
-                ..config
-            };
-            let (_, start) = resume_start(&out_dir, 0, 1, recipe)?;
-            let output = Output::open(&out_dir, args.formats.clone(), true)?;
-            let progress = progress_of(args, false);
-            let driver = Driver::new(cpu.as_mut(), config, start, Some(output), progress, process_start)?;
-            driver.run(stop)?
-        }
-        Err(e) => return Err(e),
-    };
-    Ok(Ended::new(shape, best_known, out_dir, summary, climb))
+    args.search().run(stop, process_start, place)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{frozen_stop, lower_bound, parse_duration};
-    use flipgraph_core::Shape;
+    use super::parse_duration;
     use std::time::Duration;
-
-    #[test]
-    fn the_flattenings_bound_the_rank_from_below() {
-        assert_eq!(lower_bound(Shape::square(4).unwrap()), 16);
-        assert_eq!(lower_bound(Shape::new(2, 3, 5).unwrap()), 15);
-        // Every best known rank is at or above it.
-        for e in flipgraph_core::known::table() {
-            let shape = Shape::new(e.dims[0], e.dims[1], e.dims[2]).unwrap();
-            assert!(e.rank >= lower_bound(shape), "{shape}");
-        }
-    }
 
     #[test]
     fn durations_take_units_and_exponents() {
@@ -533,18 +176,5 @@ mod tests {
         assert!(parse_duration("3x").unwrap_err().contains("unknown unit 'x'"));
         assert!(parse_duration("inf").unwrap_err().contains("is not a duration"));
         assert!(parse_duration("-1s").is_err());
-    }
-
-    #[test]
-    fn a_frozen_symmetric_walk_stops_only_at_ranks_of_its_residue() {
-        // 5x5x5 from naive: 5 fixed terms, ranks 2 modulo 3; 93 is 0 modulo 3, 92 is the stop.
-        assert_eq!(frozen_stop(93, 5, 3), Some(92));
-        // 6x6x6 under c6 from the cubes 110000,001100,000011: 3 fixed terms, orbits of 6.
-        assert_eq!(frozen_stop(153, 3, 6), None);
-        assert_eq!(frozen_stop(152, 3, 6), Some(147));
-        // From the cubes 10001,01010,00100: 3 fixed terms, and 93 is reachable.
-        assert_eq!(frozen_stop(93, 3, 3), None);
-        assert_eq!(frozen_stop(94, 3, 3), Some(93));
-        assert_eq!(frozen_stop(1, 2, 3), Some(0));
     }
 }

@@ -1,13 +1,24 @@
 //! Resuming a search from its folder: where it resumes (the checkpoints' pools, and which
-//! islands' time and counters it takes over), and the flags that contradict its checkpoint.
+//! islands' time and counters it takes over), and the choices that contradict its checkpoint.
 
-use super::*;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use flipgraph_core::walk::Counters;
+use flipgraph_core::Shape;
+
+use super::output::{island_dir, read_all_checkpoints, Checkpoint, CHECKPOINT};
+use super::recipe::Recipe;
+use super::session::{Search, SearchError};
+use super::Start;
+use crate::engine::Width;
 
 /// Where island `index` of a job of `islands` (0 of 1 for a lone search) resumes the search in
 /// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
 /// islands' included), and the time and counters of those it takes over (of islands `index`,
 /// `index + islands`, ...), so that a job resumes with any number of islands. A search from
-/// fixed cubes (`recipe`, as [`recipe_of`] resolved it) gets its cube start back as well:
+/// fixed cubes (`recipe`, as [`Search::recipe`] settled it) gets its cube start back as well:
 /// the start of independent restarts, and the rank the plus slack counts from.
 pub(super) fn resume_start<F: Width>(
     dir: &Path,
@@ -50,22 +61,25 @@ pub(super) fn resume_start<F: Width>(
     Ok((main, start))
 }
 
-/// A resumed search continues as its checkpoint says: flags that say otherwise are refused,
-/// not silently ignored.
-pub(super) fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, shape: Shape) -> Result<()> {
-    let at = dir.join(CHECKPOINT);
-    if let Some(size) = args.size.filter(|&s| s != shape) {
-        bail!(
-            "--size {size} contradicts the search in {} ({shape}); leave --size out to resume",
-            at.display()
-        );
+/// A resumed search continues as its checkpoint at `dir` (`cp`, of `shape`) says: choices of
+/// `search` that say otherwise are refused, not silently ignored.
+pub(super) fn refuse_contradictions(search: &Search, dir: &Path, cp: &Checkpoint, shape: Shape) -> Result<()> {
+    let checkpoint = dir.join(CHECKPOINT).display().to_string();
+    if let Some(given) = search.shape.filter(|&s| s != shape) {
+        return Err(SearchError::ResumedShape {
+            given,
+            checkpoint,
+            shape,
+        }
+        .into());
     }
-    if let Some(seed) = args.engine.seed.filter(|&s| s != cp.seed) {
-        bail!(
-            "--seed {seed} contradicts the search in {} (seed {}); leave --seed out to resume",
-            at.display(),
-            cp.seed
-        );
+    if let Some(given) = search.recipe.seed.filter(|&s| s != cp.seed) {
+        return Err(SearchError::ResumedSeed {
+            given,
+            checkpoint,
+            seed: cp.seed,
+        }
+        .into());
     }
     // The same folder spelled twice (`--resume ./d --out d`, a link) is the same folder.
     let same = |o: &Path| {
@@ -74,18 +88,15 @@ pub(super) fn refuse_contradictions(args: &Args, dir: &Path, cp: &Checkpoint, sh
                 .ok()
                 .is_some_and(|o| dir.canonicalize().ok() == Some(o))
     };
-    if let Some(out) = args.out.as_ref().filter(|o| !same(o)) {
-        bail!(
-            "--out {} and --resume {} name different folders; a resumed search writes where it was",
-            out.display(),
-            dir.display()
-        );
+    if let Some(out) = search.out.as_ref().filter(|o| !same(o)) {
+        return Err(SearchError::ResumedElsewhere {
+            out: out.display().to_string(),
+            dir: dir.display().to_string(),
+        }
+        .into());
     }
-    if let Some(target) = args.target_rank.filter(|&t| t != cp.target) {
-        tracing::info!(
-            "target rank {target} (--target-rank), where the checkpoint had {}",
-            cp.target
-        );
+    if let Some(target) = search.target.filter(|&t| t != cp.target) {
+        tracing::info!("target rank {target} as asked, where the checkpoint had {}", cp.target);
     }
     Ok(())
 }

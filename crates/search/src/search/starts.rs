@@ -1,4 +1,4 @@
-//! A search's starts: the scheme files of `--from` (folders of them too), what a symmetric
+//! A search's starts: its scheme files (folders of them too), what a symmetric
 //! walk keeps of them, and where the target stands against the ranks a walk can take.
 
 use std::path::{Path, PathBuf};
@@ -8,9 +8,9 @@ use flipgraph_core::formats::Format;
 use flipgraph_core::group::orbits;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
+use super::output::{CHECKPOINT, EVENTS};
 use crate::engine::Group;
 use crate::schemes::read_valid_f2;
-use crate::search::output::CHECKPOINT;
 
 /// The fewest terms outside free orbits (what a frozen walk keeps) among `starts`, for a
 /// symmetric walk (None for a plain one); an error naming the first start not invariant.
@@ -23,7 +23,7 @@ pub(super) fn fixed_terms_of(group: Group, starts: &[(String, WideScheme)]) -> R
         let scheme: Scheme = scheme.to_width()?;
         let fixed = orbits(group, &scheme).map(|o| o.fixed.len()).map_err(|_| {
             anyhow::anyhow!(
-                "{name}: not invariant under {group} ({}); --symmetry {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
+                "{name}: not invariant under {group} ({}); a walk under {group} needs an invariant start (the naive scheme is one; flipgraph info names the groups of a scheme)",
                 group_words(group)
             )
         })?;
@@ -32,7 +32,7 @@ pub(super) fn fixed_terms_of(group: Group, starts: &[(String, WideScheme)]) -> R
     Ok(fewest)
 }
 
-/// The schemes of `--from`, each named by its file: every file given, and every scheme file in
+/// The start schemes in `paths`, each named by its file: every file given, and every scheme file in
 /// a folder given (files of no scheme format, a search's checkpoint and log among them, are
 /// passed over; a scheme file that does not read is an error naming it).
 pub(super) fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, WideScheme)>> {
@@ -67,8 +67,7 @@ fn has_scheme_extension(path: &Path) -> bool {
 
 /// Whether `path` is one of a search's own files, not a scheme (its checkpoint or event log).
 fn is_search_file(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n == CHECKPOINT || n == crate::search::output::EVENTS)
+    path.file_name().is_some_and(|n| n == CHECKPOINT || n == EVENTS)
 }
 
 /// Where a symmetric walk with `fixed` frozen fixed terms can stop on its way to `target`: its
@@ -93,5 +92,35 @@ fn group_words(group: Group) -> &'static str {
         Group::C3 => "the cyclic symmetry a(x)b(x)c -> b(x)c(x)a",
         Group::Z2 => "reversing every index",
         Group::C6 => "the cyclic symmetry and reversing every index",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{frozen_stop, lower_bound};
+    use flipgraph_core::Shape;
+
+    #[test]
+    fn the_flattenings_bound_the_rank_from_below() {
+        assert_eq!(lower_bound(Shape::square(4).unwrap()), 16);
+        assert_eq!(lower_bound(Shape::new(2, 3, 5).unwrap()), 15);
+        // Every best known rank is at or above it.
+        for e in flipgraph_core::known::table() {
+            let shape = Shape::new(e.dims[0], e.dims[1], e.dims[2]).unwrap();
+            assert!(e.rank >= lower_bound(shape), "{shape}");
+        }
+    }
+
+    #[test]
+    fn a_frozen_symmetric_walk_stops_only_at_ranks_of_its_residue() {
+        // 5x5x5 from naive: 5 fixed terms, ranks 2 modulo 3; 93 is 0 modulo 3, 92 is the stop.
+        assert_eq!(frozen_stop(93, 5, 3), Some(92));
+        // 6x6x6 under c6 from the cubes 110000,001100,000011: 3 fixed terms, orbits of 6.
+        assert_eq!(frozen_stop(153, 3, 6), None);
+        assert_eq!(frozen_stop(152, 3, 6), Some(147));
+        // From the cubes 10001,01010,00100: 3 fixed terms, and 93 is reachable.
+        assert_eq!(frozen_stop(93, 3, 3), None);
+        assert_eq!(frozen_stop(94, 3, 3), Some(93));
+        assert_eq!(frozen_stop(1, 2, 3), Some(0));
     }
 }

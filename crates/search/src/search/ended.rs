@@ -1,0 +1,71 @@
+//! How a search ended: what its report needs (its schemes are in its folder).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use flipgraph_core::term::FactorBits;
+use flipgraph_core::walk::Counters;
+use flipgraph_core::Shape;
+
+use super::{Stop, Summary};
+
+/// A search that ended, with what its report needs (its schemes are in its folder).
+#[derive(Debug)]
+pub struct Ended {
+    /// The shape searched.
+    pub shape: Shape,
+    /// The rank a record must beat.
+    pub best_known: Option<usize>,
+    /// Its folder.
+    pub out_dir: PathBuf,
+    /// The best rank it reached.
+    pub best_rank: usize,
+    /// The work of this process, done in `walk_time`.
+    pub counters: Counters,
+    /// The time it walked.
+    pub walk_time: Duration,
+    /// Why it ended.
+    pub stop: Stop,
+    /// Improvements the engine reported that failed verification.
+    pub rejected: u64,
+    /// The ranks reached below the best known rank, best last.
+    pub records: Vec<usize>,
+    /// The ladder it climbed first, if any.
+    pub climb: Option<ClimbReport>,
+}
+
+/// What a search's climb took: its time and the work of its rungs (the `end` event's `climb`;
+/// the search's own figures leave them out).
+#[derive(Debug)]
+pub struct ClimbReport {
+    /// From the climb's start to its last rung's end.
+    pub time: Duration,
+    /// The steps and vertices of its rungs (none when a rung failed).
+    pub counters: Counters,
+    /// Whether Ctrl-C or the time cut it short.
+    pub cut_short: bool,
+}
+
+impl Ended {
+    /// The end of the search of `shape` into `out_dir` that `summary` sums up.
+    pub fn new<F: FactorBits>(
+        shape: Shape,
+        best_known: Option<usize>,
+        out_dir: PathBuf,
+        summary: Summary<F>,
+        climb: Option<ClimbReport>,
+    ) -> Ended {
+        Ended {
+            shape,
+            best_known,
+            out_dir,
+            best_rank: summary.best.rank(),
+            counters: summary.counters,
+            walk_time: summary.walk_time,
+            stop: summary.stop,
+            rejected: summary.rejected,
+            records: summary.records,
+            climb,
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! The whole search of `flipgraph search`, for the command and for programs that embed it: a
+//! [`Search`] says where it starts (a shape's naive scheme, scheme files, or a folder to resume),
+//! how it walks (its [`Recipe`]), where it stops and what it writes; [`Search::run`] settles
+//! the recipe for the start, climbs the ladder where it climbs, walks on the engine it opens
+//! (with factors of 64 bits where the shape fits them), carries on on the CPU after a GPU fault
+//! where the recipe lets it, and ends with its [`Ended`].
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use flipgraph_core::formats::Format;
+use flipgraph_core::group::Group;
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::symmetry::FixedTerms;
+use flipgraph_core::walk::Counters;
+use flipgraph_core::{Scheme, Shape, WideScheme};
+
+use super::ended::{ClimbReport, Ended};
+use super::island::Place;
+use super::ladder::{Climb, Ladder};
+use super::output::{Checkpoint, Output, CHECKPOINT};
+use super::progress::Progress;
+use super::recipe::Recipe;
+use super::resume::{refuse_contradictions, resume_start};
+use super::starts::{fixed_terms_of, frozen_stop, lower_bound, read_starts};
+use super::{default_target, Driver, SearchConfig, Start};
+use crate::engine::{refuse_wide_symmetry, Backend, Kind, StartKind, Width};
+
+/// A search the library refuses, in its own words (the command line words it by its flags).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SearchError {
+    /// Neither a shape, nor start schemes, nor a folder to resume.
+    #[error("a search needs a shape, start schemes or a folder to resume")]
+    NoStart,
+    /// A shape beside start schemes of another.
+    #[error("the shape {given} does not match the shape {shape} of the start schemes")]
+    ShapeOfStarts {
+        /// The shape asked for.
+        given: Shape,
+        /// The starts' shape.
+        shape: Shape,
+    },
+    /// A ladder asked of a search with a start of its own.
+    #[error("a ladder climbs from the naive scheme; a search from given schemes, of invariant schemes or from fixed cubes has its own start")]
+    LadderOnGivenStart,
+    /// A resume asked for another shape than its checkpoint's.
+    #[error("the shape {given} contradicts the search in {checkpoint} ({shape})")]
+    ResumedShape {
+        /// The shape asked for.
+        given: Shape,
+        /// The checkpoint.
+        checkpoint: String,
+        /// The checkpoint's shape.
+        shape: Shape,
+    },
+    /// A resume asked for another seed than its checkpoint's.
+    #[error("the seed {given} contradicts the search in {checkpoint} (seed {seed})")]
+    ResumedSeed {
+        /// The seed asked for.
+        given: u64,
+        /// The checkpoint.
+        checkpoint: String,
+        /// The checkpoint's seed.
+        seed: u64,
+    },
+    /// A resume asked to write elsewhere than its folder.
+    #[error("a resumed search writes where it was ({dir}), not into {out}")]
+    ResumedElsewhere {
+        /// The folder asked for.
+        out: String,
+        /// The search's folder.
+        dir: String,
+    },
+}
+
+/// The whole search of `flipgraph search`.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// How it walks, as chosen ([`Search::recipe`] settles it).
+    pub recipe: Recipe,
+    /// The shape of a search from its naive scheme (or the fixed cubes' start).
+    pub shape: Option<Shape>,
+    /// Start schemes: files in any format, or folders of them, all of one shape (beside a
+    /// resume, they join the resumed pool).
+    pub from: Vec<PathBuf>,
+    /// A search's folder to resume.
+    pub resume: Option<PathBuf>,
+    /// The rank it stops at (default: the best known rank, else one below the start).
+    pub target: Option<usize>,
+    /// The rank a record must beat, where the built-in table does not know the best.
+    pub best_known: Option<usize>,
+    /// How long it runs.
+    pub time: Option<Duration>,
+    /// How long its best rank may go without improving (and at least as long as it took to
+    /// reach it) before it stops.
+    pub stall: Option<Duration>,
+    /// Its folder (default: results/SHAPE).
+    pub out: Option<PathBuf>,
+    /// The formats of its result files.
+    pub formats: Vec<Format>,
+    /// Time between checkpoints (at least 0.1 s).
+    pub checkpoint_every: Duration,
+    /// Progress as JSON lines on standard output.
+    pub json: bool,
+    /// No progress output.
+    pub quiet: bool,
+    /// Progress in log lines even on a terminal.
+    pub in_lines: bool,
+    /// How an error is worded in its log lines (the command line names its flags).
+    pub words: fn(&anyhow::Error) -> String,
+}
+
+impl Search {
+    /// A search of `shape` from its naive scheme with `recipe`, into results/SHAPE, writing
+    /// JSON results, a checkpoint every 5 s, quietly; until the best known rank.
+    pub fn new(shape: Shape, recipe: Recipe) -> Search {
+        Search {
+            recipe,
+            shape: Some(shape),
+            from: Vec::new(),
+            resume: None,
+            target: None,
+            best_known: None,
+            time: None,
+            stall: None,
+            out: None,
+            formats: vec![Format::PerminovJson],
+            checkpoint_every: Duration::from_secs(5),
+            json: false,
+            quiet: true,
+            in_lines: false,
+            words: |e| format!("{e:#}"),
+        }
+    }
+
+    /// The recipe this search walks by: as chosen, but a resumed search takes what its
+    /// checkpoint records of how it started ([`Recipe::resumed`]), so that it goes on as it
+    /// started, and a new search of a shape with a measured preset takes it where the recipe
+    /// leaves it open.
+    pub fn recipe(&self) -> Result<Recipe> {
+        let mut recipe = self.recipe.clone();
+        let Some(dir) = &self.resume else {
+            if let (Some(shape), true) = (self.shape, self.from.is_empty()) {
+                if let Some(preset) = recipe.take_preset(shape, |r| r.spec().on_gpu()) {
+                    tracing::info!(
+                        "{shape}: the best measured method, {} (BENCHMARKS.md, Time to the best known rank and CPU; without presets it walks as chosen)",
+                        preset.describe()
+                    );
+                }
+            }
+            return Ok(recipe);
+        };
+        recipe.resumed(Checkpoint::read_recorded(dir)?, &dir.join(CHECKPOINT))
+    }
+
+    /// Runs the search until its target, its time limit or `stop`: alone, or as the island
+    /// of a job that `place` says.
+    pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
+        let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
+        let recipe = self.recipe()?;
+        let begun = self.begin(&recipe, index, islands)?;
+        match begun.shape.fits::<u64>() {
+            true => self.walk::<u64>(&recipe, begun.narrowed()?, stop, process_start, place),
+            false => self.walk::<u128>(&recipe, begun, stop, process_start, place),
+        }
+    }
+
+    /// The beginning this search asks for (of island `index` of `islands`), with `recipe`
+    /// ([`Search::recipe`]): a checkpoint to resume, scheme files, or the naive scheme (from
+    /// fixed cubes, the cubes and unit terms). Its schemes have 128-bit factors, which every
+    /// format fits; [`Begin::narrowed`] gives the width the search walks.
+    fn begin(&self, recipe: &Recipe, index: usize, islands: usize) -> Result<Begin> {
+        recipe.refuse_conflicts(!self.from.is_empty())?;
+        if let Some(dir) = &self.resume {
+            return self.begin_resumed(recipe, dir, index, islands);
+        }
+        let starts: Vec<(String, WideScheme)> = match self.from.is_empty() {
+            true => {
+                let naive = recipe.naive_start(self.shape.ok_or(SearchError::NoStart)?)?;
+                let name = match recipe.cubes.is_empty() {
+                    true => "the naive scheme".to_owned(),
+                    false => format!("the start from the cubes {}", recipe.cubes.join(",")),
+                };
+                vec![(name, naive)]
+            }
+            false => read_starts(&self.from)?,
+        };
+        let shape = starts[0].1.shape();
+        if let Some((name, other)) = starts.iter().find(|(_, s)| s.shape() != shape) {
+            anyhow::bail!(
+                "{name}: a {} scheme, where {} is {shape}; a search starts from schemes of one shape",
+                other.shape(),
+                starts[0].0
+            );
+        }
+        if let (Some(given), false) = (self.shape, self.from.is_empty()) {
+            if given != shape {
+                return Err(SearchError::ShapeOfStarts { given, shape }.into());
+            }
+        }
+        let spec = recipe.spec();
+        let group = spec.symmetry;
+        if !group.acts_on(shape) {
+            return Err(crate::engine::Refusal::NotSquare { group, shape }.into());
+        }
+        refuse_wide_symmetry(group, shape, shape.factor_width())?;
+        let fixed = fixed_terms_of(group, &starts)?;
+        let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
+        let best_known = self.best_known.or(best_known_rank(shape));
+        let target = self.target.unwrap_or_else(|| default_target(shape, best_known, lowest));
+        let bound = lower_bound(shape);
+        if target < bound {
+            tracing::warn!(
+                "the target rank {target} is below {bound}, the rank every {shape} scheme has at least (each of the three flattenings of the tensor has rank n*m, m*p or p*n): the search cannot reach it and runs until its time limit or Ctrl-C"
+            );
+        }
+        if let (Some(fixed), FixedTerms::Frozen) = (fixed, spec.fixed_terms) {
+            let unit = group.order();
+            if let Some(stop) = frozen_stop(target, fixed, unit) {
+                tracing::warn!(
+                    "with {fixed} frozen fixed terms every rank of this walk is {} modulo {unit}: it cannot end at rank {target}, only at {stop} or below (another start changes that)",
+                    fixed % unit
+                );
+            }
+        }
+        Ok(Begin {
+            shape,
+            start: Start {
+                pool: starts.into_iter().map(|(_, s)| s).collect(),
+                elapsed: Duration::ZERO,
+                counters: Counters::default(),
+                rounds: 0,
+            },
+            out_dir: self
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("results/{shape}"))),
+            seed: recipe.seed(),
+            target,
+            best_known,
+        })
+    }
+
+    /// [`Search::begin`] of a resumed search in `dir`, with the schemes of `from` joining its
+    /// pool.
+    fn begin_resumed(&self, recipe: &Recipe, dir: &std::path::Path, index: usize, islands: usize) -> Result<Begin> {
+        let (cp, mut start) = resume_start(dir, index, islands, recipe)?;
+        let shape = cp.shape()?;
+        refuse_contradictions(self, dir, &cp, shape)?;
+        let added = read_starts(&self.from)?;
+        if let Some((name, other)) = added.iter().find(|(_, s)| s.shape() != shape) {
+            anyhow::bail!(
+                "{name}: a {} scheme; the search in {} is of {shape}",
+                other.shape(),
+                dir.display()
+            );
+        }
+        fixed_terms_of(recipe.spec().symmetry, &added)?;
+        start.pool.extend(added.into_iter().map(|(_, s)| s));
+        Ok(Begin {
+            shape,
+            best_known: self.best_known.or(best_known_rank(shape)),
+            start,
+            out_dir: dir.to_path_buf(),
+            seed: cp.seed,
+            target: self.target.unwrap_or(cp.target),
+        })
+    }
+
+    /// Whether this search climbs a ladder to `shape` (`in_job`: as an island of a job, which
+    /// never does): a new search from the naive scheme as the recipe's ladder says, and a
+    /// resume of one killed or stopped during its climb (its checkpoint says so) climbs again
+    /// unless its ladder is off. A ladder asked for where the start is given is refused; where
+    /// it is moot (a job, a search that climbed already) it is said.
+    fn climbs(&self, recipe: &Recipe, shape: Shape, in_job: bool) -> Result<bool> {
+        let start_given = !self.from.is_empty() || recipe.group() != Group::Trivial || recipe.cube_search();
+        let asked = recipe.ladder == Some(Ladder::On);
+        if start_given && asked {
+            return Err(SearchError::LadderOnGivenStart.into());
+        }
+        let climbs = match &self.resume {
+            _ if in_job || start_given => false,
+            Some(dir) => Checkpoint::read_recorded(dir)?.climbing && recipe.ladder != Some(Ladder::Off),
+            None => recipe.climbs(shape),
+        };
+        if asked && !climbs {
+            tracing::info!("a ladder asked for: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already; the rungs walk factors of up to 64 bits)");
+        }
+        Ok(climbs)
+    }
+
+    /// Climbs the ladder to `shape` for a search into `out` with `seed`, whose checkpoint says
+    /// it is climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's
+    /// event goes to the event log (and as JSON to standard output). Returns the starts grown
+    /// (None when the climb was cut short, which leaves the search climbing, or failed: the
+    /// search then walks from the naive scheme) and what the climb took.
+    fn climb_to(
+        &self,
+        recipe: &Recipe,
+        (shape, seed): (Shape, u64),
+        out: &mut Output,
+        stop: &AtomicBool,
+        process_start: Instant,
+    ) -> (Option<Vec<Scheme>>, ClimbReport) {
+        let began = Instant::now();
+        let climb = Climb {
+            recipe,
+            seed,
+            deadline: self.time.map(|t| began + t),
+            out: Some(&out.dir().join("ladder")),
+            formats: self.formats.clone(),
+            quiet: self.quiet || self.json,
+            process_start,
+        };
+        let climbed = climb.to(shape, stop, |event| {
+            if self.json {
+                println!("{event}");
+            }
+            if let Err(e) = out.event(event) {
+                tracing::warn!("{e:#}");
+            }
+        });
+        let (starts, counters, cut_short) = match climbed {
+            Ok(climbed) if climbed.starts.is_none() => {
+                tracing::info!("the ladder was cut short; a resume climbs again");
+                (None, climbed.counters, true)
+            }
+            Ok(climbed) => (climbed.starts, climbed.counters, false),
+            // The search itself runs into the same fault and says what it does about it.
+            Err(e) => {
+                tracing::error!(
+                    "the ladder failed: {}; searching {shape} from the naive scheme",
+                    (self.words)(&e)
+                );
+                (None, Counters::default(), false)
+            }
+        };
+        let report = ClimbReport {
+            time: began.elapsed(),
+            counters,
+            cut_short,
+        };
+        (starts, report)
+    }
+
+    /// The progress output this search asks for; none for a `quiet` one.
+    fn progress(&self, quiet: bool) -> Progress {
+        match self.in_lines {
+            true => Progress::in_lines(self.json, self.quiet || quiet),
+            false => Progress::new(self.json, self.quiet || quiet),
+        }
+    }
+
+    /// The search of [`Search::run`] from `begun`, on factors of `F`.
+    fn walk<F: Width>(
+        &self,
+        recipe: &Recipe,
+        begun: Begin<F>,
+        stop: &AtomicBool,
+        process_start: Instant,
+        place: Option<Place>,
+    ) -> Result<Ended> {
+        let index = place.as_ref().map_or(0, |p| p.island.index());
+        let Begin {
+            shape,
+            mut start,
+            out_dir,
+            seed,
+            target,
+            best_known,
+        } = begun;
+        let resume = self.resume.is_some();
+        let open_output = || match index {
+            0 => Output::open(&out_dir, self.formats.clone(), resume),
+            _ => Output::open_island(&out_dir, index, resume),
+        };
+        let mut output = None;
+        let mut climb = None;
+        let mut grown = false;
+        if self.climbs(recipe, shape, place.is_some())? {
+            // Before the ladder, so that another search cannot take the folder meanwhile.
+            let mut out = open_output()?;
+            out.checkpoint(&Checkpoint::before_climb(
+                shape,
+                (seed, target),
+                &start,
+                recipe.sparsity,
+                recipe.gpu_partners,
+            ))?;
+            let (starts, report) = self.climb_to(recipe, (shape, seed), &mut out, stop, process_start);
+            if let Some(starts) = starts {
+                let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
+                (start.pool, grown) = (starts, true);
+            }
+            start.elapsed += report.time;
+            (output, climb) = (Some(out), Some(report));
+        }
+        let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
+        let given = match !self.from.is_empty() || grown {
+            true => StartKind::Given,
+            false => StartKind::Naive,
+        };
+        let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
+        let spec = match &place {
+            Some(place) => place.share(recipe.spec_from(start_rank, given)),
+            None => recipe.spec_from(start_rank, given),
+        };
+        let mut engine = spec.open_for::<F>(shape)?;
+        let output = match output {
+            Some(output) => output,
+            None => open_output()?,
+        };
+        let config = SearchConfig {
+            time_limit: self.time.map(|t| t.saturating_sub(climbed)),
+            stall_limit: self.stall,
+            checkpoint_every: self.checkpoint_every.max(Duration::from_millis(100)),
+            best_known,
+            climbing: climb.as_ref().is_some_and(|c| c.cut_short),
+            ..recipe.config(shape, (target, seed), &spec, engine.as_ref())
+        };
+        // Island 0 speaks for the job.
+        let progress = self.progress(index > 0);
+        let on_gpu = engine.kind() == Kind::Gpu;
+        let lone = place.is_none();
+        let mut driver = Driver::new(
+            engine.as_mut(),
+            config.clone(),
+            start,
+            Some(output),
+            progress,
+            process_start,
+        )?;
+        if let Some(place) = place {
+            driver = driver.island(place.island);
+        }
+        let summary = match driver.run(stop) {
+            Ok(summary) => summary,
+            // A GPU fault in a long run: with `auto`, the CPU carries on from the last
+            // checkpoint (an island of a job ends the job instead, and its resume carries on).
+            Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
+                tracing::error!(
+                    "the GPU engine failed: {}; carrying on with the CPU engine from the last checkpoint",
+                    (self.words)(&e)
+                );
+                let mut cpu = spec.open_cpu(shape)?;
+                let config = SearchConfig {
+                    steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
+                    ..config
+                };
+                let (_, start) = resume_start(&out_dir, 0, 1, recipe)?;
+                let output = Output::open(&out_dir, self.formats.clone(), true)?;
+                let driver = Driver::new(
+                    cpu.as_mut(),
+                    config,
+                    start,
+                    Some(output),
+                    self.progress(false),
+                    process_start,
+                )?;
+                driver.run(stop)?
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(Ended::new(shape, best_known, out_dir, summary, climb))
+    }
+}
+
+/// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
+/// target rank.
+struct Begin<F: Width = u128> {
+    shape: Shape,
+    start: Start<F>,
+    out_dir: PathBuf,
+    seed: u64,
+    target: usize,
+    /// The rank a record must beat.
+    best_known: Option<usize>,
+}
+
+impl Begin {
+    /// The same beginning with factors of `F` (which the shape fits).
+    fn narrowed<F: Width>(self) -> Result<Begin<F>> {
+        let Start {
+            pool,
+            elapsed,
+            counters,
+            rounds,
+        } = self.start;
+        let pool = pool.iter().map(WideScheme::to_width).collect::<Result<_, _>>()?;
+        Ok(Begin {
+            start: Start {
+                pool,
+                elapsed,
+                counters,
+                rounds,
+            },
+            shape: self.shape,
+            out_dir: self.out_dir,
+            seed: self.seed,
+            target: self.target,
+            best_known: self.best_known,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    use flipgraph_core::formats::read_path;
+    use flipgraph_core::verify::verify;
+    use flipgraph_core::Shape;
+
+    use super::{Search, SearchError};
+    use crate::engine::Backend;
+    use crate::search::recipe::Recipe;
+    use crate::search::Stop;
+
+    /// The library runs the whole search without the command line: a verified scheme at its
+    /// target in its folder; and a resume that contradicts it is refused in library words.
+    #[test]
+    fn a_search_writes_a_verified_scheme_at_its_target_and_its_resume_keeps_its_shape() {
+        let dir = std::env::temp_dir().join(format!("flipgraph-session-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let recipe = Recipe {
+            backend: Backend::Cpu,
+            threads: Some(1),
+            ..Recipe::default()
+        };
+        let search = Search {
+            out: Some(dir.clone()),
+            time: Some(Duration::from_secs(60)),
+            ..Search::new(Shape::square(2).unwrap(), recipe)
+        };
+        let ended = search.run(&AtomicBool::new(false), Instant::now(), None).unwrap();
+        assert_eq!((ended.best_rank, ended.stop), (7, Stop::Target));
+        let written = read_path(&dir.join("2x2x2-r7.json")).unwrap().f2::<u64>().unwrap();
+        assert!(verify(&written).is_ok());
+        let contradicting = Search {
+            resume: Some(dir.clone()),
+            shape: Some(Shape::square(3).unwrap()),
+            ..search
+        };
+        let refused = contradicting
+            .run(&AtomicBool::new(false), Instant::now(), None)
+            .unwrap_err();
+        assert!(
+            matches!(
+                refused.downcast_ref::<SearchError>(),
+                Some(SearchError::ResumedShape { .. })
+            ),
+            "{refused:#}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
