@@ -98,7 +98,11 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     let run = |backend: &str, name: &str| {
         // `--ladder off`: the fault in the search itself, not in a rung of its ladder (whose
         // fault leaves the GPU unusable, so that `auto` opens the CPU engine for the search).
+        // `--islands 1`: one engine, on a host of several GPUs too (an island's fault ends its
+        // job, whose resume carries on).
         let flags = [
+            "--islands",
+            "1",
             "--target-rank",
             "40",
             "--time",
@@ -148,6 +152,8 @@ fn a_kernel_trap_in_a_rung_leaves_the_search_to_walk_from_naive() {
     let done = search_4x4x4(
         &out,
         &[
+            "--islands",
+            "1",
             "--target-rank",
             "40",
             "--time",

@@ -305,16 +305,16 @@ pub struct WarpState {
     /// representatives`); 0 for a plain walk.
     pub fixed: u32,
     /// The walk's style ([`Style::index`]: 0 escapes, 1 holds its plateaus), set by the host
-    /// with each load.
-    pub hold: u32,
+    /// with each load; read as a [`Style`] through [`WarpState::style`].
+    pub style: u32,
     /// Unused: keeps the size a multiple of 8, so that a `Pod` has no padding.
     pub unused: u32,
 }
 
 impl WarpState {
-    /// The walk's style ([`WarpState::hold`]).
+    /// The walk's style.
     pub const fn style(&self) -> Style {
-        Style::from_index(self.hold as usize)
+        Style::from_index(self.style as usize)
     }
 }
 

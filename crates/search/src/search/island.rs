@@ -15,6 +15,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, Term};
 use serde_json::json;
 
+use super::recipe::Recipe;
 use super::{Driver, Stop};
 use crate::engine::{cores, EngineSpec, Width};
 
@@ -242,11 +243,26 @@ pub struct Place {
 }
 
 impl Place {
+    /// `recipe` on this island's share of the host: its cores and its own GPU, unless the
+    /// recipe names them.
+    pub fn share_recipe(&self, recipe: &Recipe) -> Recipe {
+        Recipe {
+            threads: recipe.threads.or(Some(self.threads())),
+            gpu: recipe.gpu.or(Some(self.local_index)),
+            ..recipe.clone()
+        }
+    }
+
+    /// This island's share of the host's cores.
+    fn threads(&self) -> usize {
+        (cores() / self.local_size.max(1)).max(1)
+    }
+
     /// The engine of this island: its share of the host's cores and its own GPU, unless `spec`
     /// names them.
     pub fn share(&self, spec: EngineSpec) -> EngineSpec {
         EngineSpec {
-            threads: spec.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
+            threads: spec.threads.or(Some(self.threads())),
             gpu: spec.gpu.or(Some(self.local_index)),
             // Sized for the shape: migrants from islands that resumed elsewhere may lie above
             // this island's starts.

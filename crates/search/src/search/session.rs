@@ -269,37 +269,38 @@ impl Search {
         })
     }
 
-    /// Whether this search climbs a ladder to `shape` (`in_job`: as an island of a job, which
-    /// never does): a new search from the naive scheme as the recipe's ladder says, and a
-    /// resume of one killed or stopped during its climb (its checkpoint says so) climbs again
-    /// unless its ladder is off. A ladder asked for where the start is given is refused; where
-    /// it is moot (a job, a search that climbed already) it is said.
-    fn climbs(&self, recipe: &Recipe, shape: Shape, in_job: bool) -> Result<bool> {
+    /// Whether this search climbs a ladder to `shape`: a new search from the naive scheme as
+    /// the recipe's ladder says (each island of a job its own), and a resume of one killed or
+    /// stopped during its climb (its checkpoint says so) climbs again unless its ladder is off.
+    /// A ladder asked for where the start is given is refused; where it is moot (a search that
+    /// climbed already) it is said.
+    fn climbs(&self, recipe: &Recipe, shape: Shape) -> Result<bool> {
         let start_given = !self.from.is_empty() || recipe.group() != Group::Trivial || recipe.cube_search();
         let asked = recipe.ladder == Some(Ladder::On);
         if start_given && asked {
             return Err(SearchError::LadderOnGivenStart.into());
         }
         let climbs = match &self.resume {
-            _ if in_job || start_given => false,
+            _ if start_given => false,
             Some(dir) => Checkpoint::read_recorded(dir)?.climbing && recipe.ladder != Some(Ladder::Off),
             None => recipe.climbs(shape),
         };
         if asked && !climbs {
-            tracing::info!("a ladder asked for: this search does not climb (an MPI job's islands start from naive; a resumed search climbed already; the rungs walk factors of up to 64 bits)");
+            tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already; the rungs walk factors of up to 64 bits)");
         }
         Ok(climbs)
     }
 
     /// Climbs the ladder to `shape` for a search into `out` with `seed`, whose checkpoint says
     /// it is climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's
-    /// event goes to the event log (and as JSON to standard output). Returns the starts grown
+    /// event goes to the event log (and, where it `speaks` for its job, as JSON to standard
+    /// output, with its progress). Returns the starts grown
     /// (None when the climb was cut short, which leaves the search climbing, or failed: the
     /// search then walks from the naive scheme) and what the climb took.
     fn climb_to(
         &self,
         recipe: &Recipe,
-        (shape, seed): (Shape, u64),
+        (shape, seed, speaks): (Shape, u64, bool),
         out: &mut Output,
         stop: &AtomicBool,
         process_start: Instant,
@@ -311,11 +312,11 @@ impl Search {
             deadline: self.time.map(|t| began + t),
             out: Some(&out.dir().join("ladder")),
             formats: self.formats.clone(),
-            quiet: self.quiet || self.json,
+            quiet: self.quiet || self.json || !speaks,
             process_start,
         };
         let climbed = climb.to(shape, stop, |event| {
-            if self.json {
+            if self.json && speaks {
                 println!("{event}");
             }
             if let Err(e) = out.event(event) {
@@ -379,7 +380,7 @@ impl Search {
         let mut output = None;
         let mut climb = None;
         let mut grown = false;
-        if self.climbs(recipe, shape, place.is_some())? {
+        if self.climbs(recipe, shape)? {
             // Before the ladder, so that another search cannot take the folder meanwhile.
             let mut out = open_output()?;
             out.checkpoint(&Checkpoint::before_climb(
@@ -389,7 +390,10 @@ impl Search {
                 recipe.sparsity,
                 recipe.gpu_partners,
             ))?;
-            let (starts, report) = self.climb_to(recipe, (shape, seed), &mut out, stop, process_start);
+            // An island climbs on its own share of the host, into its own folder.
+            let shared = place.as_ref().map(|p| p.share_recipe(recipe));
+            let climber = shared.as_ref().unwrap_or(recipe);
+            let (starts, report) = self.climb_to(climber, (shape, seed, index == 0), &mut out, stop, process_start);
             if let Some(starts) = starts {
                 let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
                 (start.pool, grown) = (starts, true);

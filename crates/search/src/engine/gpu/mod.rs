@@ -432,7 +432,7 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
             plateau: plateau.initial().min(u32::MAX as u64) as u32,
             load: index,
             fixed: fixed.len() as u32,
-            hold: style.index() as u32,
+            style: style.index() as u32,
             ..WarpState::default()
         };
         self.fixed[walker] = fixed;
