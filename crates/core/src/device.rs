@@ -266,7 +266,7 @@ pub struct Launch {
     /// When not zero, every walker stops after this many microseconds (or `steps`).
     pub round_us: u32,
     /// Under [`Switch::Adaptive`], the lowest plateau limit (core's `Plateau::Adaptive` floor)
-    /// of the escaping walkers; the holding ones hold theirs ([`WarpState::hold`],
+    /// of the escaping walkers; the holding ones hold theirs ([`WarpState::style`],
     /// `plateau::walker_floor`). Not read without the switch (a fixed plateau is each walker's
     /// [`WarpState::plateau`]).
     pub plateau_floor: u32,

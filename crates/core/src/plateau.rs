@@ -79,7 +79,7 @@ impl Style {
         }
     }
 
-    /// 0 for [`Style::Escape`], 1 for [`Style::Hold`] (the GPU contract's `WarpState::hold`).
+    /// 0 for [`Style::Escape`], 1 for [`Style::Hold`] (the GPU contract's `WarpState::style`).
     pub const fn index(self) -> usize {
         self as usize
     }
