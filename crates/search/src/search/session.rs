@@ -390,10 +390,13 @@ impl Search {
                 recipe.sparsity,
                 recipe.gpu_partners,
             ))?;
-            // An island climbs on its own share of the host, into its own folder.
+            // An island climbs on its own share of the host, into its own folder, with a seed of
+            // its own (island 0's is a lone search's): the islands' ladders differ.
             let shared = place.as_ref().map(|p| p.share_recipe(recipe));
             let climber = shared.as_ref().unwrap_or(recipe);
-            let (starts, report) = self.climb_to(climber, (shape, seed, index == 0), &mut out, stop, process_start);
+            let climb_seed = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let (starts, report) =
+                self.climb_to(climber, (shape, climb_seed, index == 0), &mut out, stop, process_start);
             if let Some(starts) = starts {
                 let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
                 (start.pool, grown) = (starts, true);
