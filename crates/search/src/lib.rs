@@ -48,8 +48,6 @@
 //! ```
 
 pub mod atomic_file;
-#[cfg(feature = "mpi")]
-pub mod cluster;
 pub mod engine;
 pub mod schemes;
 pub mod search;

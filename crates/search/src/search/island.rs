@@ -2,7 +2,7 @@
 //! pool. Every round the islands agree on whether to stop; every few seconds they swap their
 //! best schemes, which enter every pool after verification. Island 0 writes the results.
 //!
-//! The transport is a [`Peers`]: `flipgraph` brings one over MPI (`cluster`, feature `mpi`);
+//! The transport is a [`Peers`]: `flipgraph` brings one over MPI (the crate `flipgraph-cluster`, its feature `mpi`);
 //! an embedder may bring its own.
 
 use std::collections::HashSet;

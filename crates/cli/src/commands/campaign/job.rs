@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use flipgraph_search::cluster::Job;
+use flipgraph_cluster::Job;
 use serde::{Deserialize, Serialize};
 
 use super::format::Standing;

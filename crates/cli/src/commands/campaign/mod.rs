@@ -139,7 +139,7 @@ fn formats(sizes: &[Sizes]) -> Vec<Shape> {
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     #[cfg(feature = "mpi")]
-    if let Some(job) = flipgraph_search::cluster::Job::init()? {
+    if let Some(job) = flipgraph_cluster::Job::init()? {
         return job::run(&args, &job, process_start);
     }
     let stop = interrupt_flag()?;

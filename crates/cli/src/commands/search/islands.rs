@@ -82,7 +82,7 @@ pub fn in_job(
     args: &Args,
     stop: &AtomicBool,
     process_start: Instant,
-    job: &flipgraph_search::cluster::Job,
+    job: &flipgraph_cluster::Job,
 ) -> Result<ExitCode> {
     let place = Place {
         island: Island::new(Box::new(job.peers()), sharing(args)),

@@ -127,7 +127,7 @@ impl Args {
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let stop = interrupt_flag()?;
     #[cfg(feature = "mpi")]
-    if let Some(job) = flipgraph_search::cluster::Job::init()? {
+    if let Some(job) = flipgraph_cluster::Job::init()? {
         if args.islands.is_some() {
             anyhow::bail!("--islands: an MPI job's processes are its islands; leave --islands out");
         }

@@ -1,9 +1,15 @@
 //! One process of an MPI job (`mpirun -n K flipgraph search ...`, or Slurm's `srun`): the
-//! islands' [`Peers`] over MPI, and where on its host the process runs.
+//! islands' [`island::Peers`] over MPI, and where on its host the process runs.
 //!
-//! Built with the `mpi` feature only, over the system's MPI (OpenMPI or MPICH) through rsmpi.
+//! Its own crate over the system's MPI (OpenMPI or MPICH) through rsmpi, which the binary
+//! `flipgraph` takes with its feature `mpi`: the search library knows islands only through
+//! [`island::Peers`], so a build with MPI compiles this crate and rsmpi, not the search again.
 //! MPI's own error handling applies: a failed call, or a process that dies, ends the whole job
 //! (each island's last checkpoint stays, and `--resume` continues from them).
+//!
+//! [`island::Peers`]: flipgraph_search::search::island::Peers
+
+#![cfg(feature = "mpi")]
 
 use anyhow::{bail, Result};
 use mpi::collective::SystemOperation;
@@ -13,7 +19,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
 
-use crate::search::island::Peers;
+use flipgraph_search::search::island::Peers;
 
 /// Variables a launcher (mpirun of OpenMPI or MPICH, or srun through PMI or PMIx) sets in the
 /// processes it starts: without one, the process runs alone and MPI is not started.
