@@ -1657,8 +1657,9 @@ fn islands_each_climb_their_own_ladder() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("climbing");
     let run = bin()
-        .args(["search", "--size", "4", "--target-rank", "49", "--backend", "cpu"])
-        .args(["--threads", "1", "--islands", "2", "--ladder", "on", "--time", "60s"])
+        // Each rung takes at most half the time left: about 4 s in all.
+        .args(["search", "--size", "2x5x5", "--target-rank", "44", "--backend", "cpu"])
+        .args(["--threads", "1", "--islands", "2", "--ladder", "on", "--time", "8s"])
         .args(["--quiet", "--json", "--out"])
         .arg(&out)
         .output()
@@ -1666,10 +1667,10 @@ fn islands_each_climb_their_own_ladder() {
     assert!(run.status.success(), "{}", text(&run));
     let rungs: Vec<_> = json_lines(&run).into_iter().filter(|e| e["event"] == "rung").collect();
     assert!(
-        !rungs.is_empty() && rungs.iter().all(|r| r["shape"] == "4x3x4"),
+        !rungs.is_empty() && rungs.iter().all(|r| r["shape"] == "2x4x5"),
         "{rungs:?}"
     );
-    for ladder in [out.join("ladder/4x3x4"), out.join("island-1/ladder/4x3x4")] {
+    for ladder in [out.join("ladder/2x4x5"), out.join("island-1/ladder/2x4x5")] {
         assert!(ladder.join("checkpoint.json").exists(), "{}", ladder.display());
         assert_results_verify(&ladder);
     }
