@@ -22,8 +22,8 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 //!
-//! [`search::descent::Descent`] runs it in a few lines without files. For more control, drive
-//! the parts yourself:
+//! [`search::descent::Descent`] walks a recipe from one scheme in a few lines, without files
+//! (and without the ladder, presets or islands). For more control, drive the parts yourself:
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;

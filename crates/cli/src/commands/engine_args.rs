@@ -146,8 +146,9 @@ pub struct EngineArgs {
     /// shape from smaller ones, each rung's best schemes grown by a slice to start the next
     /// (default auto).
     ///
-    /// Never in MPI jobs; `on` with --from, symmetric walks or cubes is refused; a search killed
-    /// during its climb climbs again on --resume (unless `off`).
+    /// Each island of a job climbs its own (into OUT/island-K/ladder); `on` with --from,
+    /// symmetric walks or cubes is refused; a search killed during its climb climbs again on
+    /// --resume (unless `off`).
     #[arg(help_heading = "Schedule", long)]
     pub ladder: Option<LadderArg>,
     /// Whether a new search of 5x5x5 (or 6x6x6 on a GPU) takes its best measured method.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use flipgraph_core::device::Partners;
 use flipgraph_core::group::Group;
 use flipgraph_core::scheme::WidthError;
@@ -44,6 +44,12 @@ pub enum RecipeError {
     /// Free fixed terms under a group whose walks keep them.
     #[error("free fixed terms: only c3 walks change their fixed terms; {0} keeps them frozen")]
     FreeFixedTerms(Group),
+    /// A cube pattern that is not one ([`check_cube`] says why).
+    #[error("the cube pattern {0}")]
+    BadCube(String),
+    /// Fixed cubes of a shape whose factors pass 64 bits.
+    #[error("fixed cubes: {0}")]
+    CubesTooWide(String),
     /// Fixed cubes under a group without the rotation.
     #[error("fixed cubes need the group c3 or c6: the cubes are the fixed terms of the cyclic symmetry")]
     CubesWithoutRotation,
@@ -329,7 +335,10 @@ impl Recipe {
         if self.cubes.is_empty() {
             return Ok(Scheme::try_naive(shape)?);
         }
-        WidthError::check::<u64>(shape).context("fixed cubes")?;
+        WidthError::check::<u64>(shape).map_err(|e| RecipeError::CubesTooWide(e.to_string()))?;
+        if let Some(bad) = self.cubes.iter().find_map(|c| check_cube(c).err()) {
+            return Err(RecipeError::BadCube(bad).into());
+        }
         if !self.group().rotates() {
             return Err(RecipeError::CubesWithoutRotation.into());
         }
@@ -452,6 +461,26 @@ mod tests {
     #[test]
     fn the_default_recipe_gives_the_default_engine() {
         assert_eq!(Recipe::default().spec(), EngineSpec::default());
+    }
+
+    /// An embedder's cube patterns are checked as the command line's are: a pattern that is
+    /// not one is refused, not read as another.
+    #[test]
+    fn a_cube_pattern_that_is_not_one_is_refused() {
+        let shape = flipgraph_core::Shape::square(3).unwrap();
+        let cubes = |patterns: &[&str]| Recipe {
+            symmetry: Some(Group::C3),
+            cubes: patterns.iter().map(|&p| p.to_owned()).collect(),
+            ..Recipe::default()
+        };
+        for bad in ["0a1", "000"] {
+            let refused = cubes(&[bad]).naive_start::<u64>(shape).unwrap_err();
+            assert!(
+                matches!(refused.downcast_ref::<RecipeError>(), Some(RecipeError::BadCube(_))),
+                "{bad}: {refused:#}"
+            );
+        }
+        assert_eq!(cubes(&["101", "010"]).naive_start::<u64>(shape).unwrap().shape(), shape);
     }
 
     /// A resume takes what its checkpoint records where the recipe leaves it open, and keeps

@@ -3,7 +3,8 @@
 //! how it walks (its [`Recipe`]), where it stops and what it writes; [`Search::run`] settles
 //! the recipe for the start, climbs the ladder where it climbs, walks on the engine it opens
 //! (with factors of 64 bits where the shape fits them), carries on on the CPU after a GPU fault
-//! where the recipe lets it, and ends with its [`Ended`].
+//! where the recipe's backend is `auto` and the search is alone (an island's fault ends its job,
+//! whose resume carries on), and ends with its [`Ended`].
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -20,7 +21,7 @@ use flipgraph_core::{Scheme, Shape, WideScheme};
 use super::ended::{ClimbReport, Ended};
 use super::island::Place;
 use super::ladder::{Climb, Ladder};
-use super::output::{Checkpoint, Output, CHECKPOINT};
+use super::output::{island_dir, Checkpoint, Output, Recorded, CHECKPOINT};
 use super::progress::Progress;
 use super::recipe::Recipe;
 use super::resume::{refuse_contradictions, resume_start};
@@ -113,8 +114,10 @@ pub struct Search {
 }
 
 impl Search {
-    /// A search of `shape` from its naive scheme with `recipe`, into results/SHAPE, writing
-    /// JSON results, a checkpoint every 5 s, quietly; until the best known rank.
+    /// A new search of `shape` with `recipe`, into results/SHAPE, writing JSON results, a
+    /// checkpoint every 5 s, quietly; until the best known rank. It starts from the naive
+    /// scheme, or, where the shape has a measured preset and the recipe allows presets and
+    /// leaves its choices open (5x5x5; 6x6x6 on a GPU), from the preset's fixed cubes.
     pub fn new(shape: Shape, recipe: Recipe) -> Search {
         Search {
             recipe,
@@ -140,8 +143,28 @@ impl Search {
     /// started, and a new search of a shape with a measured preset takes it where the recipe
     /// leaves it open.
     pub fn recipe(&self) -> Result<Recipe> {
-        let mut recipe = self.recipe.clone();
+        self.settle(self.recorded(0)?)
+    }
+
+    /// What the checkpoint of island `index` of a resumed search records (island 0's, a lone
+    /// search's, or the search's own where the island had none): read once, before any
+    /// island writes its own (an island's climb rewrites its checkpoint); None for a new search.
+    fn recorded(&self, index: usize) -> Result<Option<(Recorded, PathBuf)>> {
         let Some(dir) = &self.resume else {
+            return Ok(None);
+        };
+        let own = island_dir(dir, index);
+        let dir = match index > 0 && own.join(CHECKPOINT).exists() {
+            true => own,
+            false => dir.clone(),
+        };
+        Ok(Some((Checkpoint::read_recorded(&dir)?, dir.join(CHECKPOINT))))
+    }
+
+    /// [`Search::recipe`], with what a resumed search's checkpoint recorded.
+    fn settle(&self, recorded: Option<(Recorded, PathBuf)>) -> Result<Recipe> {
+        let mut recipe = self.recipe.clone();
+        let Some((recorded, checkpoint)) = recorded else {
             if let (Some(shape), true) = (self.shape, self.from.is_empty()) {
                 if let Some(preset) = recipe.take_preset(shape, |r| r.spec().on_gpu()) {
                     tracing::info!(
@@ -152,18 +175,27 @@ impl Search {
             }
             return Ok(recipe);
         };
-        recipe.resumed(Checkpoint::read_recorded(dir)?, &dir.join(CHECKPOINT))
+        recipe.resumed(recorded, &checkpoint)
     }
 
     /// Runs the search until its target, its time limit or `stop`: alone, or as the island
     /// of a job that `place` says.
     pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
         let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
-        let recipe = self.recipe()?;
+        let recorded = self.recorded(index)?;
+        let climbing = recorded.as_ref().is_some_and(|(r, _)| r.climbing);
+        let recipe = self.settle(recorded)?;
         let begun = self.begin(&recipe, index, islands)?;
+        let walk = Walk {
+            recipe: &recipe,
+            climbing,
+            stop,
+            process_start,
+            place,
+        };
         match begun.shape.fits::<u64>() {
-            true => self.walk::<u64>(&recipe, begun.narrowed()?, stop, process_start, place),
-            false => self.walk::<u128>(&recipe, begun, stop, process_start, place),
+            true => self.walk::<u64>(begun.narrowed()?, walk),
+            false => self.walk::<u128>(begun, walk),
         }
     }
 
@@ -271,10 +303,11 @@ impl Search {
 
     /// Whether this search climbs a ladder to `shape`: a new search from the naive scheme as
     /// the recipe's ladder says (each island of a job its own), and a resume of one killed or
-    /// stopped during its climb (its checkpoint says so) climbs again unless its ladder is off.
+    /// stopped during its climb (`climbing`: its checkpoint says so) climbs again unless its
+    /// ladder is off.
     /// A ladder asked for where the start is given is refused; where it is moot (a search that
     /// climbed already) it is said.
-    fn climbs(&self, recipe: &Recipe, shape: Shape) -> Result<bool> {
+    fn climbs(&self, recipe: &Recipe, shape: Shape, climbing: bool) -> Result<bool> {
         let start_given = !self.from.is_empty() || recipe.group() != Group::Trivial || recipe.cube_search();
         let asked = recipe.ladder == Some(Ladder::On);
         if start_given && asked {
@@ -282,7 +315,7 @@ impl Search {
         }
         let climbs = match &self.resume {
             _ if start_given => false,
-            Some(dir) => Checkpoint::read_recorded(dir)?.climbing && recipe.ladder != Some(Ladder::Off),
+            Some(_) => climbing && recipe.ladder != Some(Ladder::Off),
             None => recipe.climbs(shape),
         };
         if asked && !climbs {
@@ -355,14 +388,14 @@ impl Search {
     }
 
     /// The search of [`Search::run`] from `begun`, on factors of `F`.
-    fn walk<F: Width>(
-        &self,
-        recipe: &Recipe,
-        begun: Begin<F>,
-        stop: &AtomicBool,
-        process_start: Instant,
-        place: Option<Place>,
-    ) -> Result<Ended> {
+    fn walk<F: Width>(&self, begun: Begin<F>, walk: Walk) -> Result<Ended> {
+        let Walk {
+            recipe,
+            climbing,
+            stop,
+            process_start,
+            place,
+        } = walk;
         let index = place.as_ref().map_or(0, |p| p.island.index());
         let Begin {
             shape,
@@ -380,7 +413,7 @@ impl Search {
         let mut output = None;
         let mut climb = None;
         let mut grown = false;
-        if self.climbs(recipe, shape)? {
+        if self.climbs(recipe, shape, climbing)? {
             // Before the ladder, so that another search cannot take the folder meanwhile.
             let mut out = open_output()?;
             out.checkpoint(&Checkpoint::before_climb(
@@ -398,8 +431,13 @@ impl Search {
             let (starts, report) =
                 self.climb_to(climber, (shape, climb_seed, index == 0), &mut out, stop, process_start);
             if let Some(starts) = starts {
-                let starts = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
-                (start.pool, grown) = (starts, true);
+                let starts: Vec<Scheme<F>> = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
+                // The grown starts replace the naive scheme the climb began from; a resumed
+                // island keeps what its pool holds below them (the other islands' walks).
+                let top = starts.iter().map(Scheme::rank).max().unwrap_or(0);
+                start.pool.retain(|s| s.rank() < top);
+                start.pool.extend(starts);
+                grown = true;
             }
             start.elapsed += report.time;
             (output, climb) = (Some(out), Some(report));
@@ -472,6 +510,16 @@ impl Search {
         };
         Ok(Ended::new(shape, best_known, out_dir, summary, climb))
     }
+}
+
+/// How [`Search::walk`] walks: the settled recipe, whether the resumed checkpoint was
+/// climbing, the stop flag, the process's start and the island's place.
+struct Walk<'a> {
+    recipe: &'a Recipe,
+    climbing: bool,
+    stop: &'a AtomicBool,
+    process_start: Instant,
+    place: Option<Place>,
 }
 
 /// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
