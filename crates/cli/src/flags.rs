@@ -61,8 +61,7 @@ fn recipe(error: &RecipeError) -> String {
         RecipeError::FreeFixedTerms(group) => {
             format!("--fixed-terms free: only c3 walks change their fixed terms; --symmetry {group} keeps them frozen")
         }
-        RecipeError::BadCube(why) => format!("--cubes: {why}"),
-        RecipeError::CubesTooWide(why) => format!("--cubes: {why}"),
+        RecipeError::BadCube(why) | RecipeError::CubesTooWide(why) => format!("--cubes: {why}"),
         RecipeError::CubesWithoutRotation => {
             "--cubes needs --symmetry c3 or c6: the cubes are the fixed terms of the cyclic symmetry".into()
         }

@@ -17,7 +17,7 @@ use serde_json::json;
 
 use super::recipe::Recipe;
 use super::{Driver, Stop};
-use crate::engine::{cores, EngineSpec, Width};
+use crate::engine::{cores, Width};
 
 /// The other processes of a job. Every island makes the same calls in the same order (they are
 /// collective operations): the driver sees to that.
@@ -245,29 +245,11 @@ pub struct Place {
 impl Place {
     /// `recipe` on this island's share of the host: its cores and its own GPU, unless the
     /// recipe names them.
-    pub fn share_recipe(&self, recipe: &Recipe) -> Recipe {
+    pub fn share(&self, recipe: &Recipe) -> Recipe {
         Recipe {
-            threads: recipe.threads.or(Some(self.threads())),
+            threads: recipe.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
             gpu: recipe.gpu.or(Some(self.local_index)),
             ..recipe.clone()
-        }
-    }
-
-    /// This island's share of the host's cores.
-    fn threads(&self) -> usize {
-        (cores() / self.local_size.max(1)).max(1)
-    }
-
-    /// The engine of this island: its share of the host's cores and its own GPU, unless `spec`
-    /// names them.
-    pub fn share(&self, spec: EngineSpec) -> EngineSpec {
-        EngineSpec {
-            threads: spec.threads.or(Some(self.threads())),
-            gpu: spec.gpu.or(Some(self.local_index)),
-            // Sized for the shape: migrants from islands that resumed elsewhere may lie above
-            // this island's starts.
-            start_rank: None,
-            ..spec
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::engine::Width;
 /// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's
 /// islands' included), and the time and counters of those it takes over (of islands `index`,
 /// `index + islands`, ...), so that a job resumes with any number of islands. A search from
-/// fixed cubes (`recipe`, as [`Search::recipe`] settled it) gets its cube start back as well:
+/// fixed cubes (`recipe`, as [`Search::run`] settled it) gets its cube start back as well:
 /// the start of independent restarts, and the rank the plus slack counts from.
 pub(super) fn resume_start<F: Width>(
     dir: &Path,

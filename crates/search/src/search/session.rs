@@ -79,7 +79,7 @@ pub enum SearchError {
 /// The whole search of `flipgraph search`.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// How it walks, as chosen ([`Search::recipe`] settles it).
+    /// How it walks, as chosen ([`Search::run`] settles it for the start).
     pub recipe: Recipe,
     /// The shape of a search from its naive scheme (or the fixed cubes' start).
     pub shape: Option<Shape>,
@@ -138,14 +138,6 @@ impl Search {
         }
     }
 
-    /// The recipe this search walks by: as chosen, but a resumed search takes what its
-    /// checkpoint records of how it started ([`Recipe::resumed`]), so that it goes on as it
-    /// started, and a new search of a shape with a measured preset takes it where the recipe
-    /// leaves it open.
-    pub fn recipe(&self) -> Result<Recipe> {
-        self.settle(self.recorded(0)?)
-    }
-
     /// What the checkpoint of island `index` of a resumed search records (island 0's, a lone
     /// search's, or the search's own where the island had none): read once, before any
     /// island writes its own (an island's climb rewrites its checkpoint); None for a new search.
@@ -161,7 +153,10 @@ impl Search {
         Ok(Some((Checkpoint::read_recorded(&dir)?, dir.join(CHECKPOINT))))
     }
 
-    /// [`Search::recipe`], with what a resumed search's checkpoint recorded.
+    /// The recipe this search walks by: as chosen, but a resumed search takes what its
+    /// checkpoint `recorded` of how it started ([`Recipe::resumed`]), so that it goes on as it
+    /// started, and a new search of a shape with a measured preset takes it where the recipe
+    /// leaves it open.
     fn settle(&self, recorded: Option<(Recorded, PathBuf)>) -> Result<Recipe> {
         let mut recipe = self.recipe.clone();
         let Some((recorded, checkpoint)) = recorded else {
@@ -200,7 +195,7 @@ impl Search {
     }
 
     /// The beginning this search asks for (of island `index` of `islands`), with `recipe`
-    /// ([`Search::recipe`]): a checkpoint to resume, scheme files, or the naive scheme (from
+    /// (settled for the start): a checkpoint to resume, scheme files, or the naive scheme (from
     /// fixed cubes, the cubes and unit terms). Its schemes have 128-bit factors, which every
     /// format fits; [`Begin::narrowed`] gives the width the search walks.
     fn begin(&self, recipe: &Recipe, index: usize, islands: usize) -> Result<Begin> {
@@ -397,6 +392,9 @@ impl Search {
             place,
         } = walk;
         let index = place.as_ref().map_or(0, |p| p.island.index());
+        // An island climbs and walks on its own share of the host.
+        let shared = place.as_ref().map(|p| p.share(recipe));
+        let recipe = shared.as_ref().unwrap_or(recipe);
         let Begin {
             shape,
             mut start,
@@ -423,13 +421,11 @@ impl Search {
                 recipe.sparsity,
                 recipe.gpu_partners,
             ))?;
-            // An island climbs on its own share of the host, into its own folder, with a seed of
-            // its own (island 0's is a lone search's): the islands' ladders differ.
-            let shared = place.as_ref().map(|p| p.share_recipe(recipe));
-            let climber = shared.as_ref().unwrap_or(recipe);
+            // An island climbs into its own folder, with a seed of its own (island 0's is a lone
+            // search's): the islands' ladders differ.
             let climb_seed = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let (starts, report) =
-                self.climb_to(climber, (shape, climb_seed, index == 0), &mut out, stop, process_start);
+                self.climb_to(recipe, (shape, climb_seed, index == 0), &mut out, stop, process_start);
             if let Some(starts) = starts {
                 let starts: Vec<Scheme<F>> = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
                 // The grown starts replace the naive scheme the climb began from; a resumed
@@ -448,10 +444,12 @@ impl Search {
             false => StartKind::Naive,
         };
         let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
-        let spec = match &place {
-            Some(place) => place.share(recipe.spec_from(start_rank, given)),
-            None => recipe.spec_from(start_rank, given),
-        };
+        let mut spec = recipe.spec_from(start_rank, given);
+        if place.is_some() {
+            // An island's walkers are sized for the shape: migrants from islands that resumed
+            // elsewhere may lie above its starts.
+            spec.start_rank = None;
+        }
         let mut engine = spec.open_for::<F>(shape)?;
         let output = match output {
             Some(output) => output,
