@@ -11,6 +11,7 @@ use crate::engine::gpu::Hints;
 use crate::engine::Reductions;
 use crate::engine::{Backend, Group};
 use crate::search::ladder::Ladder;
+use crate::search::portfolio::Portfolio;
 use crate::search::Restarts;
 
 /// The command line's side of one of the engine's choices: an enum of the same variants with
@@ -69,6 +70,14 @@ choices!(
     RestartsArg => Restarts {
         Pool => "pool", "From the pool, when it improves past them or their patience ends: walkers share what any finds";
         Independent => "independent", "From the start, when their patience ends: every walker is its own run (Moosbauer and Poole's way)";
+    }
+);
+
+choices!(
+    /// `--portfolio`.
+    PortfolioArg => Portfolio {
+        On => "on", "Island K walks with the portfolio's settings K mod 4: a lone search's, plateau floors 4 times longer, plus moves up to 8 above the start, floors a quarter as long with plus moves up to 2 above (only where the plateau and the plus slack are not given)";
+        Off => "off", "Every island walks as a lone search does: they differ by their seeds";
     }
 );
 

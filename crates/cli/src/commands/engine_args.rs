@@ -237,6 +237,8 @@ impl EngineArgs {
             cubes: self.cubes.clone(),
             fixed_terms: self.fixed_terms.map(Into::into),
             presets: self.preset != Some(PresetArg::Off),
+            // Islands only: `search --portfolio`.
+            ..Recipe::default()
         }
     }
 }

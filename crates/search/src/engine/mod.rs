@@ -19,6 +19,7 @@ pub use flipgraph_core::walk::Reductions;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
+use crate::search::portfolio::scaled_floor;
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
 pub use refusal::{GpuLimit, Refusal};
@@ -61,6 +62,9 @@ pub struct EngineSpec {
     pub walkers_per_thread: usize,
     /// A fixed plateau limit, or the engine's adaptive one.
     pub plateau: Option<u64>,
+    /// The adaptive plateau's floor, in quarters of the engine's own (4: the engine's; an
+    /// island's portfolio member may change it).
+    pub floor_quarters: u32,
     /// How far above its start rank a walker may climb by plus moves.
     pub plus_slack: usize,
     /// The rank `plus_slack` counts from for every walker; None: the rank of the scheme each
@@ -101,6 +105,7 @@ impl Default for EngineSpec {
             walkers: None,
             walkers_per_thread: WALKERS_PER_THREAD,
             plateau: None,
+            floor_quarters: 4,
             plus_slack: 4,
             slack_from: None,
             start_rank: None,
@@ -172,10 +177,13 @@ impl EngineSpec {
     /// The walk's settings on an engine of `kind` (whose adaptive plateau has its own floor);
     /// its `max_rank` is set by the engine for each walker ([`PlusCap`]).
     pub fn walk_config(&self, kind: Kind) -> WalkConfig {
-        let floor = match kind {
-            Kind::Cpu => CPU_FLOOR,
-            Kind::Gpu => GPU_FLOOR,
-        };
+        let floor = scaled_floor(
+            match kind {
+                Kind::Cpu => CPU_FLOOR,
+                Kind::Gpu => GPU_FLOOR,
+            },
+            self.floor_quarters,
+        );
         WalkConfig {
             plateau: self.plateau.map_or(Plateau::Adaptive { floor }, Plateau::Fixed),
             generalized: self.generalized,

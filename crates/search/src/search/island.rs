@@ -243,12 +243,13 @@ pub struct Place {
 }
 
 impl Place {
-    /// `recipe` on this island's share of the host: its cores and its own GPU, unless the
-    /// recipe names them.
+    /// `recipe` on this island's share of the host (its cores and its own GPU, unless the
+    /// recipe names them), with its member of the recipe's portfolio.
     pub fn share(&self, recipe: &Recipe) -> Recipe {
         Recipe {
             threads: recipe.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
             gpu: recipe.gpu.or(Some(self.local_index)),
+            member: recipe.member.or(Some(recipe.portfolio.member(self.island.index()))),
             ..recipe.clone()
         }
     }
@@ -413,6 +414,7 @@ impl<F: Width> Driver<'_, F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::recipe::{CUBE_PLATEAU, CUBE_PLUS_SLACK};
     use flipgraph_core::Shape;
 
     #[test]
@@ -436,6 +438,61 @@ mod tests {
             encode(&naive, &mut bytes);
             assert_eq!(decode::<u128>(shape, &bytes).unwrap(), vec![naive], "{shape}");
         }
+    }
+
+    /// The places of a job of `size` islands on one host.
+    fn places(size: usize) -> Vec<Place> {
+        super::super::threads::ThreadPeers::board(size)
+            .into_iter()
+            .enumerate()
+            .map(|(local_index, peers)| Place {
+                island: Island::new(Box::new(peers), Sharing::default()),
+                local_index,
+                local_size: size,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn islands_walk_their_portfolio_members_where_the_recipe_leaves_it_open() {
+        use super::super::portfolio::{Portfolio, MEMBERS};
+        let specs = |recipe: &Recipe| places(4).iter().map(|p| p.share(recipe).spec()).collect::<Vec<_>>();
+        let lone = Recipe::default().spec();
+        let open = specs(&Recipe::default());
+        assert_eq!(
+            (open[0].plus_slack, open[0].floor_quarters),
+            (lone.plus_slack, lone.floor_quarters)
+        );
+        for (spec, member) in open.iter().zip(MEMBERS) {
+            assert_eq!(
+                (spec.plus_slack, spec.floor_quarters),
+                (member.plus_slack, member.floor_quarters)
+            );
+        }
+        assert_ne!(
+            open[1].walk_config(crate::engine::Kind::Gpu),
+            open[0].walk_config(crate::engine::Kind::Gpu)
+        );
+        // Off: every island as a lone search; a given slack or fixed cubes hold on every island.
+        let off = specs(&Recipe {
+            portfolio: Portfolio::Off,
+            ..Recipe::default()
+        });
+        assert!(off
+            .iter()
+            .all(|s| (s.plus_slack, s.floor_quarters) == (lone.plus_slack, lone.floor_quarters)));
+        let given = specs(&Recipe {
+            plus_slack: Some(3),
+            ..Recipe::default()
+        });
+        assert!(given.iter().all(|s| s.plus_slack == 3));
+        let cubes = specs(&Recipe {
+            cubes: vec!["111".into()],
+            ..Recipe::default()
+        });
+        assert!(cubes
+            .iter()
+            .all(|s| s.plus_slack == CUBE_PLUS_SLACK && s.plateau == Some(CUBE_PLATEAU)));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod island;
 pub mod ladder;
 pub mod output;
 mod pool;
+pub mod portfolio;
 pub mod preset;
 pub mod progress;
 pub mod recipe;

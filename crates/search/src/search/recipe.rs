@@ -17,6 +17,7 @@ use flipgraph_core::{Factor, Scheme, Shape};
 
 use super::ladder::Ladder;
 use super::output::Recorded;
+use super::portfolio::{Member, Portfolio, LONE};
 use super::preset::Preset;
 use super::{Patience, Restarts, SearchConfig, PATIENCE, POOL_RANKS};
 use crate::engine::gpu::Hints;
@@ -136,6 +137,10 @@ pub struct Recipe {
     pub fixed_terms: Option<FixedTerms>,
     /// Whether a new search of a shape takes its measured preset ([`Recipe::take_preset`]).
     pub presets: bool,
+    /// Whether the islands of a job walk with the portfolio's settings.
+    pub portfolio: Portfolio,
+    /// This island's member of the portfolio, set by [`Place::share`](super::island::Place::share); None: a lone search's.
+    pub member: Option<Member>,
 }
 
 impl Default for Recipe {
@@ -167,6 +172,8 @@ impl Default for Recipe {
             cubes: Vec::new(),
             fixed_terms: None,
             presets: true,
+            portfolio: Portfolio::default(),
+            member: None,
         }
     }
 }
@@ -223,8 +230,9 @@ impl Recipe {
                 (Some(_), _) => 0,
                 (None, Some(given)) => given,
                 (None, None) if cubes => CUBE_PLUS_SLACK,
-                (None, None) => PLUS_SLACK,
+                (None, None) => self.member.map_or(PLUS_SLACK, |m| m.plus_slack),
             },
+            floor_quarters: self.member.map_or(LONE.floor_quarters, |m| m.floor_quarters),
             generalized: self.generalized,
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,

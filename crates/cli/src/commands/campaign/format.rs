@@ -17,6 +17,7 @@ use crate::commands::engine_args::EngineArgs;
 use crate::commands::search;
 use crate::search::island::Sharing;
 use crate::search::output::{Checkpoint, CHECKPOINT};
+use crate::search::portfolio::Portfolio;
 use crate::search::preset::Preset;
 use crate::write::{write_verified, WriteArgs};
 
@@ -232,6 +233,7 @@ fn search_args(args: &Args, turn: &Assignment, shape: Shape, resume: bool) -> se
         islands: None,
         exchange_every: Sharing::default().every,
         exchange_schemes: Sharing::default().schemes,
+        portfolio: Portfolio::default().into(),
         // A resumed format keeps the cubes its checkpoint records (a resume refuses --cubes).
         engine: EngineArgs {
             cubes: if resume { Vec::new() } else { turn.engine.cubes.clone() },

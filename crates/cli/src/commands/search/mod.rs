@@ -10,9 +10,11 @@ use anyhow::{Context, Result};
 use flipgraph_core::formats::Format;
 use flipgraph_core::Shape;
 
+use super::choices::PortfolioArg;
 use super::engine_args::{at_least_one, EngineArgs};
 use crate::search::ended::Ended;
 use crate::search::island::Place;
+use crate::search::recipe::Recipe;
 use crate::search::Search;
 use crate::write::parse_writable;
 
@@ -97,6 +99,10 @@ pub struct Args {
     /// Most schemes each island offers per exchange (its best ones not offered yet).
     #[arg(help_heading = "Islands", long, default_value_t = 2)]
     pub exchange_schemes: usize,
+    /// Whether islands walk with plateau and plus settings of their own (a portfolio), or
+    /// all as a lone search does.
+    #[arg(help_heading = "Islands", long, value_enum, default_value = "on")]
+    pub portfolio: PortfolioArg,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -105,7 +111,10 @@ impl Args {
     /// The library's search these flags ask for.
     pub fn search(&self) -> Search {
         Search {
-            recipe: self.engine.recipe(),
+            recipe: Recipe {
+                portfolio: self.portfolio.into(),
+                ..self.engine.recipe()
+            },
             shape: self.size,
             from: self.from.clone(),
             resume: self.resume.clone(),
