@@ -64,6 +64,18 @@ impl Portfolio {
     }
 }
 
+impl std::fmt::Display for Member {
+    /// Its settings in words, for the log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "plateau floors {}x the engine's, plus moves up to {} above the start",
+            self.floor_quarters as f64 / 4.0,
+            self.plus_slack
+        )
+    }
+}
+
 /// `quarters` quarters of an engine's adaptive plateau floor `floor`, never below the adaptive
 /// rule's least limit.
 pub fn scaled_floor(floor: u32, quarters: u32) -> u32 {

@@ -22,6 +22,7 @@ use super::ended::{ClimbReport, Ended};
 use super::island::Place;
 use super::ladder::{Climb, Ladder};
 use super::output::{island_dir, Checkpoint, Output, Recorded, CHECKPOINT};
+use super::portfolio::{Portfolio, MEMBERS};
 use super::progress::Progress;
 use super::recipe::Recipe;
 use super::resume::{refuse_contradictions, resume_start};
@@ -395,6 +396,12 @@ impl Search {
         // An island climbs and walks on its own share of the host.
         let shared = place.as_ref().map(|p| p.share(recipe));
         let recipe = shared.as_ref().unwrap_or(recipe);
+        if let (Some(member), Portfolio::On) = (recipe.member, recipe.portfolio) {
+            tracing::info!(
+                "the portfolio's member {}: {member}, where not given",
+                index % MEMBERS.len()
+            );
+        }
         let Begin {
             shape,
             mut start,
