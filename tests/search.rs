@@ -1648,12 +1648,14 @@ fn islands_on_threads_write_as_a_job_does_and_a_plain_resume_takes_them_over() {
     assert_folder_sound(&out);
 }
 
-/// Islands climb the ladder as a lone search does, each its own into its own folder (island 0
-/// into OUT/ladder, island K into OUT/island-K/ladder), and only island 0 reports the rungs.
-/// (Islands started from the naive scheme before: on several GPUs, where islands are the
-/// default, 4x4x4 and 4x5x5 lost the ladder that takes them to their best known ranks.)
+/// Islands climb the ladder where a lone search does, together: each rung is a job of the
+/// islands, which share their best schemes on it; each island writes its rungs into its own
+/// folder (island 0 into OUT/ladder, island K into OUT/island-K/ladder), and only island 0
+/// reports the rungs. (Islands started from the naive scheme once: on several GPUs, where
+/// islands are the default, 4x4x4 and 4x5x5 lost their ladder; then each climbed alone, and
+/// every island waited at its first agreement for the slowest climb.)
 #[test]
-fn islands_each_climb_their_own_ladder() {
+fn islands_climb_the_ladder_together() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("climbing");
     let run = bin()
@@ -1673,6 +1675,13 @@ fn islands_each_climb_their_own_ladder() {
     for ladder in [out.join("ladder/2x4x5"), out.join("island-1/ladder/2x4x5")] {
         assert!(ladder.join("checkpoint.json").exists(), "{}", ladder.display());
         assert_results_verify(&ladder);
+        // The rung's last exchange pooled the other island's best schemes.
+        let events = std::fs::read_to_string(ladder.join("events.jsonl")).unwrap();
+        assert!(
+            events.contains(r#""event":"received""#),
+            "{}: {events}",
+            ladder.display()
+        );
     }
     assert_folder_sound(&out);
 }

@@ -101,6 +101,12 @@ impl Island {
         self.peers.size()
     }
 
+    /// Whether any island of the job says `yes`: for choices every island must make alike
+    /// (whether the job climbs a ladder, whether its climb ends before the next rung).
+    pub fn any(&mut self, yes: bool) -> Result<bool> {
+        Ok(self.peers.max(&[u64::from(yes)])?.first() == Some(&1))
+    }
+
     /// Agrees on how (whether) to stop and whether to exchange now, and sums the islands'
     /// work (`own`: this island's since it started) for the status line. `local` is this
     /// island's own reason: the job stops when any island has one, for the weightiest reason (a
@@ -258,7 +264,7 @@ impl Place {
 impl<F: Width> Driver<'_, F> {
     /// This island's index, or 0 for a search of one process.
     pub(super) fn island_index(&self) -> usize {
-        self.island.as_ref().map_or(0, Island::index)
+        self.island.as_ref().map_or(0, |island| island.index())
     }
 
     /// The job's stop reason, agreed with the other islands (exchanging first when due);

@@ -30,6 +30,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
+use super::island::Island;
 use super::output::{Checkpoint, Output, CHECKPOINT};
 use super::progress::Progress;
 use super::recipe::Recipe;
@@ -203,7 +204,16 @@ impl Climb<'_> {
     /// ([`GROWN_SCHEMES`] of them at most), grown into `shape` ([`grown`]). No starts when `stop`
     /// is set or the time is up before the last rung ends: the search then has no time to walk,
     /// and its resume climbs again (the rungs' results stay in their folders).
-    pub fn to(&self, shape: Shape, stop: &AtomicBool, mut on_rung: impl FnMut(&serde_json::Value)) -> Result<Climbed> {
+    ///
+    /// As an `island` of a job, every rung is a job of islands: the job's islands climb
+    /// together, each rung ending for all of them at once, sharing their best schemes on the way.
+    pub fn to(
+        &self,
+        shape: Shape,
+        stop: &AtomicBool,
+        mut island: Option<&mut Island>,
+        mut on_rung: impl FnMut(&serde_json::Value),
+    ) -> Result<Climbed> {
         let rungs = rungs(shape);
         let foot = rungs
             .first()
@@ -212,11 +222,11 @@ impl Climb<'_> {
         let mut start = StartKind::Naive;
         let mut counters = Counters::default();
         for (i, &rung) in rungs.iter().enumerate() {
-            if self.cut_short(stop) {
+            if self.cut_short(stop, island.as_deref_mut())? {
                 return Ok(Climbed { starts: None, counters });
             }
             let above = rungs.get(i + 1).copied().unwrap_or(shape);
-            let (summary, event) = self.search_rung(rung, starts, start, stop)?;
+            let (summary, event) = self.search_rung(rung, (starts, start), stop, island.as_deref_mut())?;
             counters += summary.counters;
             on_rung(&event);
             starts = Vec::new();
@@ -225,13 +235,17 @@ impl Climb<'_> {
             }
             start = StartKind::Given;
         }
-        let starts = (!self.cut_short(stop)).then_some(starts);
+        let starts = (!self.cut_short(stop, island)?).then_some(starts);
         Ok(Climbed { starts, counters })
     }
 
-    /// Whether the climb must end now: a stop, or no time left.
-    fn cut_short(&self, stop: &AtomicBool) -> bool {
-        stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    /// Whether the climb must end now: a stop, or no time left (on any island of the job).
+    fn cut_short(&self, stop: &AtomicBool, island: Option<&mut Island>) -> Result<bool> {
+        let own = stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d);
+        match island {
+            Some(island) => island.any(own),
+            None => Ok(own),
+        }
     }
 
     /// Searches one rung from `starts` to its best known rank, a stall, half the time left or
@@ -240,9 +254,9 @@ impl Climb<'_> {
     fn search_rung(
         &self,
         shape: Shape,
-        starts: Vec<Scheme>,
-        start: StartKind,
+        (starts, start): (Vec<Scheme>, StartKind),
         stop: &AtomicBool,
+        island: Option<&mut Island>,
     ) -> Result<(Summary, serde_json::Value)> {
         let from = starts.iter().map(Scheme::rank).max().unwrap_or(0);
         // A rung searched before (a climb killed and resumed): its pool joins the starts, so the
@@ -286,7 +300,10 @@ impl Climb<'_> {
             pool: starts,
             ..Start::from_scheme(Scheme::naive(shape))
         };
-        let driver = Driver::new(engine.as_mut(), config, start, output, progress, self.process_start)?;
+        let mut driver = Driver::new(engine.as_mut(), config, start, output, progress, self.process_start)?;
+        if let Some(island) = island {
+            driver = driver.island(island);
+        }
         let summary = driver.run(stop)?;
         let rank = summary.best.rank();
         let secs = began.elapsed().as_secs_f64();

@@ -82,8 +82,9 @@ pub struct Driver<'a, F: Width = u64> {
     stalled: u64,
     /// The islands' work since they started, as last agreed (islands only): the status line's.
     job_work: Counters,
-    /// This process's part in a job of many (an MPI job, or islands on threads), if it is one.
-    island: Option<Island>,
+    /// This process's part in a job of many (an MPI job, or islands on threads), if it is one:
+    /// lent for this search (the ladder's rungs and then the search itself take it in turn).
+    island: Option<&'a mut Island>,
 }
 
 /// An embedder's hook, told of every new best scheme.
@@ -340,8 +341,10 @@ impl<'a, F: Width> Driver<'a, F> {
 
     /// Runs as `island` of a job: agreeing with the other islands when to stop, sharing the
     /// best schemes, walking its own random streams.
-    pub fn island(mut self, island: Island) -> Self {
+    pub fn island(mut self, island: &'a mut Island) -> Self {
         self.population.for_island(self.config.seed, island.index());
+        // What sharing costs is reported per search (a rung's, then the search's).
+        island.cost = island::Cost::default();
         self.island = Some(island);
         self
     }

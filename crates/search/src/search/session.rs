@@ -19,7 +19,7 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use super::ended::{ClimbReport, Ended};
-use super::island::Place;
+use super::island::{Island, Place};
 use super::ladder::{Climb, Ladder};
 use super::output::{island_dir, Checkpoint, Output, Recorded, CHECKPOINT};
 use super::portfolio::{Portfolio, MEMBERS};
@@ -324,16 +324,17 @@ impl Search {
     /// it is climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's
     /// event goes to the event log (and, where it `speaks` for its job, as JSON to standard
     /// output, with its progress). Returns the starts grown
-    /// (None when the climb was cut short, which leaves the search climbing, or failed: the
-    /// search then walks from the naive scheme) and what the climb took.
+    /// (None when the climb was cut short, which leaves the search climbing, or failed: a lone
+    /// search then walks from the naive scheme, an island ends its job) and what the climb took.
+    /// An `island` climbs with the other islands of its job, rung by rung.
     fn climb_to(
         &self,
         recipe: &Recipe,
         (shape, seed, speaks): (Shape, u64, bool),
-        out: &mut Output,
+        (out, island): (&mut Output, Option<&mut Island>),
         stop: &AtomicBool,
         process_start: Instant,
-    ) -> (Option<Vec<Scheme>>, ClimbReport) {
+    ) -> Result<(Option<Vec<Scheme>>, ClimbReport)> {
         let began = Instant::now();
         let climb = Climb {
             recipe,
@@ -344,7 +345,8 @@ impl Search {
             quiet: self.quiet || self.json || !speaks,
             process_start,
         };
-        let climbed = climb.to(shape, stop, |event| {
+        let together = island.is_some();
+        let climbed = climb.to(shape, stop, island, |event| {
             if self.json && speaks {
                 println!("{event}");
             }
@@ -358,6 +360,8 @@ impl Search {
                 (None, climbed.counters, true)
             }
             Ok(climbed) => (climbed.starts, climbed.counters, false),
+            // The other islands wait for this one at their next agreement: end the job.
+            Err(e) if together => return Err(e),
             // The search itself runs into the same fault and says what it does about it.
             Err(e) => {
                 tracing::error!(
@@ -372,7 +376,7 @@ impl Search {
             counters,
             cut_short,
         };
-        (starts, report)
+        Ok((starts, report))
     }
 
     /// The progress output this search asks for; none for a `quiet` one.
@@ -390,7 +394,7 @@ impl Search {
             climbing,
             stop,
             process_start,
-            place,
+            mut place,
         } = walk;
         let index = place.as_ref().map_or(0, |p| p.island.index());
         // An island climbs and walks on its own share of the host.
@@ -418,7 +422,13 @@ impl Search {
         let mut output = None;
         let mut climb = None;
         let mut grown = false;
-        if self.climbs(recipe, shape, climbing)? {
+        let mut climbs = self.climbs(recipe, shape, climbing)?;
+        if let Some(place) = &mut place {
+            // The islands climb together or not at all (a resumed island may have climbed
+            // already where another had not).
+            climbs = place.island.any(climbs)?;
+        }
+        if climbs {
             // Before the ladder, so that another search cannot take the folder meanwhile.
             let mut out = open_output()?;
             out.checkpoint(&Checkpoint::before_climb(
@@ -429,10 +439,16 @@ impl Search {
                 recipe.gpu_partners,
             ))?;
             // An island climbs into its own folder, with a seed of its own (island 0's is a lone
-            // search's): the islands' ladders differ.
+            // search's), and shares its rungs' best schemes with the other islands.
             let climb_seed = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let (starts, report) =
-                self.climb_to(recipe, (shape, climb_seed, index == 0), &mut out, stop, process_start);
+            let island = place.as_mut().map(|p| &mut p.island);
+            let (starts, report) = self.climb_to(
+                recipe,
+                (shape, climb_seed, index == 0),
+                (&mut out, island),
+                stop,
+                process_start,
+            )?;
             if let Some(starts) = starts {
                 let starts: Vec<Scheme<F>> = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
                 // The grown starts replace the naive scheme the climb began from; a resumed
@@ -482,8 +498,8 @@ impl Search {
             progress,
             process_start,
         )?;
-        if let Some(place) = place {
-            driver = driver.island(place.island);
+        if let Some(place) = &mut place {
+            driver = driver.island(&mut place.island);
         }
         let summary = match driver.run(stop) {
             Ok(summary) => summary,
