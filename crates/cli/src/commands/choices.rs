@@ -76,7 +76,7 @@ choices!(
 choices!(
     /// `--portfolio`.
     PortfolioArg => Portfolio {
-        On => "on", "Island K walks with the portfolio's settings K mod 4: a lone search's, plateau floors 4 times longer, plus moves up to 8 above the start, floors a quarter as long with plus moves up to 2 above (only where the plateau and the plus slack are not given)";
+        On => "on", "Island K walks with the portfolio's settings K mod 4: a lone search's, plateau floors 4 times longer, plus moves up to 8 above the start, floors a quarter as long with plus moves up to 2 above; each setting only where it is not given (--plateau, --plus-slack, --plus-cap; fixed cubes keep theirs)";
         Off => "off", "Every island walks as a lone search does: they differ by their seeds";
     }
 );

@@ -40,7 +40,8 @@ pub struct Ended {
 pub struct ClimbReport {
     /// From the climb's start to its last rung's end.
     pub time: Duration,
-    /// The steps and vertices of its rungs (none when a rung failed).
+    /// The steps and vertices of its rungs (none when a rung failed): in a job of islands,
+    /// every island's (the islands climb together).
     pub counters: Counters,
     /// Whether Ctrl-C or the time cut it short.
     pub cut_short: bool,

@@ -42,7 +42,7 @@ pub const MEMBERS: [Member; 4] = [
     LONE,
     Member {
         floor_quarters: 16,
-        plus_slack: 4,
+        plus_slack: PLUS_SLACK,
     },
     Member {
         floor_quarters: 4,

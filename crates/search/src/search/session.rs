@@ -298,7 +298,8 @@ impl Search {
     }
 
     /// Whether this search climbs a ladder to `shape`: a new search from the naive scheme as
-    /// the recipe's ladder says (each island of a job its own), and a resume of one killed or
+    /// the recipe's ladder says (the islands of a job then agree: they climb together where
+    /// any of them would), and a resume of one killed or
     /// stopped during its climb (`climbing`: its checkpoint says so) climbs again unless its
     /// ladder is off.
     /// A ladder asked for where the start is given is refused; where it is moot (a search that
@@ -324,8 +325,9 @@ impl Search {
     /// it is climbing ([`Checkpoint::before_climb`]) until its walk writes one; each rung's
     /// event goes to the event log (and, where it `speaks` for its job, as JSON to standard
     /// output, with its progress). Returns the starts grown
-    /// (None when the climb was cut short, which leaves the search climbing, or failed: a lone
-    /// search then walks from the naive scheme, an island ends its job) and what the climb took.
+    /// (None when the climb was cut short, which leaves the search climbing, or when a lone
+    /// search's climb failed: it then walks from the naive scheme) and what the climb took; an
+    /// island's failed climb is an error, which ends its job.
     /// An `island` climbs with the other islands of its job, rung by rung.
     fn climb_to(
         &self,
@@ -360,8 +362,11 @@ impl Search {
                 (None, climbed.counters, true)
             }
             Ok(climbed) => (climbed.starts, climbed.counters, false),
-            // The other islands wait for this one at their next agreement: end the job.
-            Err(e) if together => return Err(e),
+            // The other islands wait for this one at their next agreement: end the job. Its
+            // checkpoint still says it is climbing, so a resume would climb into the same fault.
+            Err(e) if together => {
+                return Err(e.context("the ladder failed; a resume climbs again unless its ladder is off (then it walks from the naive scheme)"))
+            }
             // The search itself runs into the same fault and says what it does about it.
             Err(e) => {
                 tracing::error!(
@@ -400,7 +405,8 @@ impl Search {
         // An island climbs and walks on its own share of the host.
         let shared = place.as_ref().map(|p| p.share(recipe));
         let recipe = shared.as_ref().unwrap_or(recipe);
-        if let (Some(member), Portfolio::On) = (recipe.member, recipe.portfolio) {
+        // Fixed cubes keep their own settings on every island.
+        if let (Some(member), Portfolio::On, false) = (recipe.member, recipe.portfolio, recipe.cube_search()) {
             tracing::info!(
                 "the portfolio's member {}: {member}, where not given",
                 index % MEMBERS.len()
