@@ -1648,6 +1648,70 @@ fn islands_on_threads_write_as_a_job_does_and_a_plain_resume_takes_them_over() {
     assert_folder_sound(&out);
 }
 
+/// Islands whose checkpoints disagree on whether they were climbing (one cut short in its
+/// climb, one that had walked) agree to climb together on their resume: an island that walked
+/// off on its own would make its job's collective calls out of step with the climbers'.
+#[test]
+fn resumed_islands_agree_whether_to_climb() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("climbing");
+    let islands = |time: &str| {
+        let mut command = bin();
+        command
+            .args([
+                "search",
+                "--backend",
+                "cpu",
+                "--threads",
+                "1",
+                "--islands",
+                "2",
+                "--ladder",
+                "on",
+            ])
+            .args(["--time", time, "--quiet", "--json", "--out"])
+            .arg(&out);
+        command
+    };
+    // No time to climb: both islands stay climbing.
+    let cut = islands("0")
+        .args(["--size", "2x5x5", "--target-rank", "33"])
+        .output()
+        .unwrap();
+    assert!(cut.status.success(), "{}", text(&cut));
+    let island_1 = out.join("island-1/checkpoint.json");
+    let mut cp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&island_1).unwrap()).unwrap();
+    assert_eq!(cp["climbing"], true, "{cp}");
+    cp.as_object_mut().unwrap().remove("climbing");
+    std::fs::write(&island_1, cp.to_string()).unwrap();
+    let mut resumed = islands("6s")
+        .arg("--resume")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while resumed.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            resumed.kill().unwrap();
+            panic!("the resumed islands did not end: out of step");
+        }
+        sleep(Duration::from_millis(50));
+    }
+    let resumed = resumed.wait_with_output().unwrap();
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    let rungs = json_lines(&resumed)
+        .into_iter()
+        .filter(|e| e["event"] == "rung")
+        .count();
+    assert!(rungs > 0, "the job did not climb: {}", text(&resumed));
+    for ladder in [out.join("ladder/2x4x5"), out.join("island-1/ladder/2x4x5")] {
+        assert_results_verify(&ladder);
+    }
+    assert_folder_sound(&out);
+}
+
 /// Islands climb the ladder where a lone search does, together: each rung is a job of the
 /// islands, which share their best schemes on it; each island writes its rungs into its own
 /// folder (island 0 into OUT/ladder, island K into OUT/island-K/ladder), and only island 0
