@@ -298,23 +298,28 @@ impl Search {
     }
 
     /// Whether this search climbs a ladder to `shape`: a new search from the naive scheme as
-    /// the recipe's ladder says (the islands of a job then agree: they climb together where
-    /// any of them would), and a resume of one killed or
+    /// the recipe's ladder says, and a resume of one killed or
     /// stopped during its climb (`climbing`: its checkpoint says so) climbs again unless its
     /// ladder is off.
     /// A ladder asked for where the start is given is refused; where it is moot (a search that
-    /// climbed already) it is said.
-    fn climbs(&self, recipe: &Recipe, shape: Shape, climbing: bool) -> Result<bool> {
+    /// climbed already) it is said. An `island` agrees with the others of its job: they climb
+    /// together where any of them would (a resumed island may have climbed already where
+    /// another had not).
+    fn climbs(&self, recipe: &Recipe, shape: Shape, climbing: bool, island: Option<&mut Island>) -> Result<bool> {
         let start_given = !self.from.is_empty() || recipe.group() != Group::Trivial || recipe.cube_search();
         let asked = recipe.ladder == Some(Ladder::On);
         if start_given && asked {
             return Err(SearchError::LadderOnGivenStart.into());
         }
-        let climbs = match &self.resume {
+        let mut climbs = match &self.resume {
             _ if start_given => false,
             Some(_) => climbing && recipe.ladder != Some(Ladder::Off),
             None => recipe.climbs(shape),
         };
+        if let Some(island) = island {
+            // The islands climb together or not at all.
+            climbs = island.any(climbs)?;
+        }
         if asked && !climbs {
             tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already; the rungs walk factors of up to 64 bits)");
         }
@@ -428,13 +433,7 @@ impl Search {
         let mut output = None;
         let mut climb = None;
         let mut grown = false;
-        let mut climbs = self.climbs(recipe, shape, climbing)?;
-        if let Some(place) = &mut place {
-            // The islands climb together or not at all (a resumed island may have climbed
-            // already where another had not).
-            climbs = place.island.any(climbs)?;
-        }
-        if climbs {
+        if self.climbs(recipe, shape, climbing, place.as_mut().map(|p| &mut p.island))? {
             // Before the ladder, so that another search cannot take the folder meanwhile.
             let mut out = open_output()?;
             out.checkpoint(&Checkpoint::before_climb(
