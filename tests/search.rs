@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{assert_group_search, assert_results_verify, bin, json_lines, signal, text};
+use common::{
+    assert_group_search, assert_results_verify, bin, json_lines, output_within, search_on_one_thread, signal, text,
+};
 
 /// The result files (one per rank reached) of an output folder.
 fn results(dir: &Path) -> Vec<PathBuf> {
@@ -764,22 +766,18 @@ fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
         .status()
         .unwrap();
     assert!(made.success());
-    let mut child = search_4x4x4(&["--time", "0.3s", "--out"])
+    let child = search_4x4x4(&["--time", "0.3s", "--out"])
         .arg(&out)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     // Before the fix, opening the FIFO blocked for good: give it ten seconds.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("the search hung on a FIFO named events.jsonl");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let done = child.wait_with_output().unwrap();
+    let done = output_within(
+        child,
+        Duration::from_secs(10),
+        "the search hung on a FIFO named events.jsonl",
+    );
     assert_eq!(done.status.code(), Some(1), "{}", text(&done));
     assert!(text(&done).contains("is not a regular file"), "{}", text(&done));
 }
@@ -1148,7 +1146,7 @@ fn a_resume_refuses_flags_that_contradict_its_checkpoint() {
 fn a_stalled_search_ends_before_its_time_limit_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();
-    let done = common::search_on_one_thread()
+    let done = search_on_one_thread()
         .args(["--size", "2", "--target-rank", "6", "--time", "120s", "--stall", "0.5s"])
         .args(["--json", "--quiet", "--out"])
         .arg(dir.path().join("run"))
@@ -1656,19 +1654,9 @@ fn resumed_islands_agree_whether_to_climb() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("climbing");
     let islands = |time: &str| {
-        let mut command = bin();
+        let mut command = search_on_one_thread();
         command
-            .args([
-                "search",
-                "--backend",
-                "cpu",
-                "--threads",
-                "1",
-                "--islands",
-                "2",
-                "--ladder",
-                "on",
-            ])
+            .args(["--islands", "2", "--ladder", "on"])
             .args(["--time", time, "--quiet", "--json", "--out"])
             .arg(&out);
         command
@@ -1684,22 +1672,18 @@ fn resumed_islands_agree_whether_to_climb() {
     assert_eq!(cp["climbing"], true, "{cp}");
     cp.as_object_mut().unwrap().remove("climbing");
     std::fs::write(&island_1, cp.to_string()).unwrap();
-    let mut resumed = islands("6s")
+    let resumed = islands("6s")
         .arg("--resume")
         .arg(&out)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = Instant::now();
-    while resumed.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(60) {
-            resumed.kill().unwrap();
-            panic!("the resumed islands did not end: out of step");
-        }
-        sleep(Duration::from_millis(50));
-    }
-    let resumed = resumed.wait_with_output().unwrap();
+    let resumed = output_within(
+        resumed,
+        Duration::from_secs(60),
+        "the resumed islands did not end: out of step",
+    );
     assert!(resumed.status.success(), "{}", text(&resumed));
     let rungs = json_lines(&resumed)
         .into_iter()

@@ -77,6 +77,20 @@ pub fn signal(child: &Child, sig: &str) {
     assert!(status.success());
 }
 
+/// What `child` printed (stdout and stderr must be piped), once it ends within `limit`; killed,
+/// and the test failed with `hung`, where it does not.
+pub fn output_within(mut child: Child, limit: Duration, hung: &str) -> Output {
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("{hung}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// Ctrl-C to `child`, which must still be running, and its end within `limit`: its status and
 /// what it printed on standard error (which must be piped).
 pub fn interrupt(child: &mut Child, limit: Duration) -> (ExitStatus, String) {

@@ -19,7 +19,7 @@ pub use flipgraph_core::walk::Reductions;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
-use crate::search::portfolio::scaled_floor;
+use crate::search::portfolio::{scaled_floor, LONE};
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
 pub use refusal::{GpuLimit, Refusal};
@@ -105,7 +105,7 @@ impl Default for EngineSpec {
             walkers: None,
             walkers_per_thread: WALKERS_PER_THREAD,
             plateau: None,
-            floor_quarters: 4,
+            floor_quarters: LONE.floor_quarters,
             plus_slack: 4,
             slack_from: None,
             start_rank: None,

@@ -101,10 +101,14 @@ impl Island {
         self.peers.size()
     }
 
-    /// Whether any island of the job says `yes`: for choices every island must make alike
-    /// (whether the job climbs a ladder, whether its climb ends before the next rung).
-    pub fn any(&mut self, yes: bool) -> Result<bool> {
-        Ok(self.peers.max(&[u64::from(yes)])?.first() == Some(&1))
+    /// Whether any island of the job of `island` says `yes` (`yes` itself for a search of one
+    /// process): for choices every island must make alike (whether the job climbs a ladder,
+    /// whether its climb ends before the next rung).
+    pub fn any(island: Option<&mut Island>, yes: bool) -> Result<bool> {
+        match island {
+            Some(island) => Ok(island.peers.max(&[u64::from(yes)])?.first() == Some(&1)),
+            None => Ok(yes),
+        }
     }
 
     /// Agrees on how (whether) to stop and whether to exchange now, and sums the islands'

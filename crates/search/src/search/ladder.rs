@@ -242,10 +242,7 @@ impl Climb<'_> {
     /// Whether the climb must end now: a stop, or no time left (on any island of the job).
     fn cut_short(&self, stop: &AtomicBool, island: Option<&mut Island>) -> Result<bool> {
         let own = stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d);
-        match island {
-            Some(island) => island.any(own),
-            None => Ok(own),
-        }
+        Island::any(island, own)
     }
 
     /// Searches one rung from `starts` to its best known rank, a stall, half the time left or

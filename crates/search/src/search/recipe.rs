@@ -219,6 +219,7 @@ impl Recipe {
     pub fn spec(&self) -> EngineSpec {
         let cubes = self.cube_search();
         let group = self.group();
+        let member = self.member.unwrap_or(LONE);
         let spec = EngineSpec {
             backend: self.backend,
             threads: self.threads,
@@ -230,9 +231,9 @@ impl Recipe {
                 (Some(_), _) => 0,
                 (None, Some(given)) => given,
                 (None, None) if cubes => CUBE_PLUS_SLACK,
-                (None, None) => self.member.map_or(PLUS_SLACK, |m| m.plus_slack),
+                (None, None) => member.plus_slack,
             },
-            floor_quarters: self.member.map_or(LONE.floor_quarters, |m| m.floor_quarters),
+            floor_quarters: member.floor_quarters,
             generalized: self.generalized,
             round_steps: self.round_steps,
             gpu_round_ms: self.gpu_round_ms,

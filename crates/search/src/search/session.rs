@@ -311,15 +311,13 @@ impl Search {
         if start_given && asked {
             return Err(SearchError::LadderOnGivenStart.into());
         }
-        let mut climbs = match &self.resume {
+        let own = match &self.resume {
             _ if start_given => false,
             Some(_) => climbing && recipe.ladder != Some(Ladder::Off),
             None => recipe.climbs(shape),
         };
-        if let Some(island) = island {
-            // The islands climb together or not at all.
-            climbs = island.any(climbs)?;
-        }
+        // The islands climb together or not at all.
+        let climbs = Island::any(island, own)?;
         if asked && !climbs {
             tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already; the rungs walk factors of up to 64 bits)");
         }
