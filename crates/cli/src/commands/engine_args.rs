@@ -2,9 +2,12 @@
 //! library's [`Recipe`] ([`EngineArgs::recipe`]), which settles what they leave open; the
 //! engine's choices get their command-line names and help here, not in the library.
 
+use std::time::Duration;
+
 use super::choices::{
     BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, SparsityArg, SymmetryArg,
 };
+use super::duration::parse_duration;
 use super::preset::PresetArg;
 use crate::search::recipe::{check_cube, Recipe};
 
@@ -146,11 +149,19 @@ pub struct EngineArgs {
     /// shape from smaller ones, each rung's best schemes grown by a slice to start the next
     /// (default auto).
     ///
-    /// Each island of a job climbs its own (into OUT/island-K/ladder); `on` with --from,
-    /// symmetric walks or cubes is refused; a search killed during its climb climbs again on
-    /// --resume (unless `off`).
+    /// The islands of a job climb together, rung by rung, each into its own folder
+    /// (OUT/island-K/ladder); `on` with --from, symmetric walks or cubes is refused; a search
+    /// killed during its climb climbs again on --resume (unless `off`).
     #[arg(help_heading = "Schedule", long)]
     pub ladder: Option<LadderArg>,
+    /// How long a rung of the ladder may go without a better scheme before the next rung starts
+    /// from its best (default 60s).
+    ///
+    ///  How long a rung of the ladder may go without a better scheme (and at least as long as it
+    /// took to its last one) before the next rung starts from its best schemes: 90s, 10m, or plain
+    /// seconds (default 60s; each rung takes at most half the time left).
+    #[arg(help_heading = "Schedule", long, value_parser = parse_duration)]
+    pub rung_stall: Option<Duration>,
     /// Whether a new search of 5x5x5 (or 6x6x6 on a GPU) takes its best measured method.
     ///
     ///  A new search of a shape from its naive scheme, given no --symmetry, --cubes or plus-move
@@ -233,6 +244,7 @@ impl EngineArgs {
             restarts: self.restarts.map(Into::into),
             pool_ranks: self.pool_ranks,
             ladder: self.ladder.map(Into::into),
+            rung_stall: self.rung_stall,
             symmetry: self.symmetry.map(Into::into),
             cubes: self.cubes.clone(),
             fixed_terms: self.fixed_terms.map(Into::into),

@@ -5,6 +5,7 @@
 //! resume needs ([`Recorded`]), and a resume takes it back ([`Recipe::resumed`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::Result;
 use flipgraph_core::device::Partners;
@@ -129,6 +130,9 @@ pub struct Recipe {
     pub pool_ranks: Option<usize>,
     /// Whether a search from the naive scheme climbs a ladder.
     pub ladder: Option<Ladder>,
+    /// How long a rung of the ladder may go without a better scheme (None:
+    /// [`RUNG_STALL`](super::ladder::RUNG_STALL)).
+    pub rung_stall: Option<Duration>,
     /// Which schemes to walk (`Some(Group::Trivial)`: plain, said so).
     pub symmetry: Option<Group>,
     /// The fixed cubes of a symmetric start, as diagonal patterns ([`check_cube`]).
@@ -168,6 +172,7 @@ impl Default for Recipe {
             restarts: None,
             pool_ranks: None,
             ladder: None,
+            rung_stall: None,
             symmetry: None,
             cubes: Vec::new(),
             fixed_terms: None,
