@@ -1055,6 +1055,51 @@ fn time_to_rank_counts_the_runs_that_reach_it_and_says_how_low_the_others_got() 
     assert_eq!(both.status.code(), Some(2), "{}", text(&both));
 }
 
+/// `--jobs` runs the seeds side by side (on the CPU each with its share of the cores), and the
+/// report keeps the seeds' order, whichever lane ended first.
+#[test]
+fn time_to_rank_runs_side_by_side_and_reports_each_seed() {
+    let base = ["bench", "--backend", "cpu", "--json", "--time-to-rank"];
+    let out = flipgraph(
+        &[
+            &base[..],
+            &["2x2x2:7", "--seeds", "3,1,2", "--jobs", "2", "--timeout", "20s"],
+        ]
+        .concat(),
+    );
+    let json = json_of(&out);
+    assert_eq!(
+        (json["runs"].as_u64(), json["reached"].as_u64()),
+        (Some(3), Some(3)),
+        "{json}"
+    );
+    assert_eq!(json["jobs"].as_u64(), Some(2), "{json}");
+    let by_seed = json["by_seed"].as_array().unwrap();
+    let seeds: Vec<_> = by_seed.iter().map(|r| r["seed"].as_u64()).collect();
+    assert_eq!(seeds, [Some(3), Some(1), Some(2)], "{json}");
+    assert!(
+        by_seed.iter().all(|r| r["s"].as_f64().is_some_and(|s| s > 0.0)),
+        "{json}"
+    );
+    assert!(text(&out).contains("2 runs at a time"), "{}", text(&out));
+    // A run that misses says how low it got, by seed.
+    let missed = flipgraph(&[&base[..], &["2x2x2:6", "--runs", "2", "--jobs", "2", "--timeout", "1s"]].concat());
+    assert_eq!(missed.status.code(), Some(1), "{}", text(&missed));
+    let json: serde_json::Value = serde_json::from_slice(&missed.stdout).unwrap();
+    assert_eq!(
+        json["by_seed"][1],
+        serde_json::json!({"seed": 2, "s": null, "lowest_rank": 7})
+    );
+    // No lanes of zero, and no --jobs without runs to spread.
+    for refused in [
+        &[&base[..], &["2x2x2:7", "--jobs", "0"]].concat(),
+        &["bench", "--sizes", "2", "--backend", "cpu", "--jobs", "2"][..],
+    ] {
+        let out = flipgraph(refused);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}: {}", text(&out));
+    }
+}
+
 #[test]
 fn flags_out_of_range_are_clear_errors_not_panics() {
     let search = ["search", "--size", "2", "--backend", "cpu", "--time", "1s"];

@@ -1,18 +1,16 @@
 //! `flipgraph bench`: throughput per size from the naive scheme, and time to a rank.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
-use clap::ValueEnum;
-use flipgraph_core::device::Partners;
+use anyhow::{bail, Result};
 use flipgraph_core::verify::verify;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 use serde_json::json;
 
-use super::engine_args::EngineArgs;
+use super::engine_args::{at_least_one, EngineArgs};
 use crate::engine::{Backend, EngineSpec, StartKind, Width};
 use crate::search::progress::{si, Progress};
 use crate::search::recipe::Recipe;
@@ -26,7 +24,8 @@ use crate::search::{self, Driver, SearchConfig};
   flipgraph bench --backend gpu --sizes 4 --seconds 20 --json
   flipgraph bench --backend gpu --sizes 5,6,7,8 --seconds 60 --seeds 1-3
   flipgraph bench --backend gpu --from 7x7x7-r245.b32 --from 8x8x8-r329.json --cpu-thread
-  flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s")]
+  flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s
+  flipgraph bench --time-to-rank 4x5x5:73 --runs 10 --jobs 4 --timeout 100s   (one GPU a run)")]
 pub struct Args {
     /// Sizes (square N or NxMxP), comma separated.
     #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
@@ -62,6 +61,10 @@ pub struct Args {
     /// Runs of --time-to-rank (seeds 1..=runs; --seeds picks others).
     #[arg(long, default_value_t = 10)]
     runs: u64,
+    /// Runs of --time-to-rank at once, side by side: each on its own GPU (one GPU a run, where
+    /// one run alone takes every GPU of the host), or its share of the cores.
+    #[arg(long, default_value_t = 1, value_parser = at_least_one::<usize>, requires = "time_to_rank")]
+    jobs: usize,
     /// Give up a --time-to-rank run after this long.
     #[arg(long, value_parser = super::duration::parse_duration, default_value = "600s")]
     timeout: Duration,
@@ -128,7 +131,7 @@ fn parse_time_to_rank(s: &str) -> Result<(Shape, usize), String> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.time_to_rank {
-        Some((shape, rank)) => time_to_rank(&args, shape, rank),
+        Some((shape, rank)) => time_to_rank::time_to_rank(&args, shape, rank),
         None => throughput(&args),
     }
 }
@@ -420,125 +423,6 @@ fn joined(values: &[serde_json::Value], separator: &str) -> String {
     values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(separator)
 }
 
-/// Runs `flipgraph search` as fresh processes and times each from spawn to exit.
-fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
-    let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
-    let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
-    let mut times = Vec::new();
-    // The lowest rank each run that missed the target wrote (None: it wrote nothing).
-    let mut missed = Vec::new();
-    let seeds = args
-        .seeds
-        .as_ref()
-        .map_or_else(|| (1..=args.runs).collect(), |s| s.0.clone());
-    let runs = seeds.len();
-    for seed in seeds {
-        let out: PathBuf = tmp.join(format!("run{seed}"));
-        let _ = std::fs::remove_dir_all(&out);
-        let mut cmd = Command::new(&exe);
-        cmd.args([
-            "search",
-            "--quiet",
-            "--size",
-            &shape.to_string(),
-            "--target-rank",
-            &rank.to_string(),
-        ])
-        .args([
-            "--seed",
-            &seed.to_string(),
-            "--time",
-            &format!("{}s", args.timeout.as_secs_f64()),
-        ])
-        .arg("--out")
-        .arg(&out)
-        .args(engine_flags(&args.engine))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-        let started = Instant::now();
-        let status = cmd.status().context("cannot start flipgraph search")?;
-        let secs = started.elapsed().as_secs_f64();
-        let reached = (0..=rank).rev().find_map(|r| {
-            let path = out.join(format!("{shape}-r{r}.json"));
-            path.exists().then_some(path)
-        });
-        let ok = match &reached {
-            Some(path) => {
-                crate::schemes::read_valid_f2::<u64>(path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok())
-            }
-            None => false,
-        };
-        if status.success() && ok {
-            times.push(secs);
-            eprintln!("run {seed}: rank {rank} in {secs:.2}s");
-        } else {
-            let lowest = lowest_rank_written(&out, shape);
-            missed.push(lowest);
-            let best = lowest.map_or("none".to_owned(), |r| r.to_string());
-            eprintln!(
-                "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
-                args.timeout.as_secs_f64()
-            );
-        }
-    }
-    let _ = std::fs::remove_dir_all(&tmp);
-    let mut sorted = times.clone();
-    sorted.sort_by(f64::total_cmp);
-    let median = median_of_runs(&sorted, runs);
-    let mean = mean_of(&sorted);
-    let timeout = args.timeout.as_secs_f64();
-    let result = json!({
-        "shape": shape.to_string(), "rank": rank, "runs": runs, "reached": sorted.len(), "failures": missed.len(),
-        "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
-        "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
-        "missed_lowest_ranks": missed,
-        "generalized_flips": !args.engine.no_generalized_flips,
-    });
-    if args.json {
-        println!("{result}");
-    } else {
-        let median = median.map_or(format!("> {timeout:.0}s"), |m| format!("{m:.2}s"));
-        println!(
-            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; {}",
-            sorted.len(),
-            runs,
-            reached_summary(&sorted)
-        );
-    }
-    Ok(if missed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
-/// The lowest rank of the result files of `shape` in `out` (named `SHAPE-rRANK.json`).
-fn lowest_rank_written(out: &Path, shape: Shape) -> Option<usize> {
-    let prefix = format!("{shape}-r");
-    std::fs::read_dir(out)
-        .ok()?
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name().into_string().ok()?;
-            name.strip_prefix(&prefix)?.strip_suffix(".json")?.parse().ok()
-        })
-        .min()
-}
-
-/// What the `sorted` times of the runs that reached the rank say: their mean, min and max.
-fn reached_summary(sorted: &[f64]) -> String {
-    match (mean_of(sorted), sorted.first(), sorted.last()) {
-        (Some(mean), Some(min), Some(max)) => {
-            format!("of those that reached it: mean {mean:.2}s, min {min:.2}s, max {max:.2}s")
-        }
-        _ => "none reached it".to_owned(),
-    }
-}
-
-/// The mean of `times`, if there are any.
-fn mean_of(times: &[f64]) -> Option<f64> {
-    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
-}
-
 /// The median over all `runs` (the mean of the middle two of an even count), from the `sorted`
 /// values of those that have one. For times to a rank: a run that did not reach it counts as
 /// slower than any that did, so the median is None (above the timeout) when it falls among
@@ -552,71 +436,6 @@ fn median_of_runs(sorted: &[f64], runs: usize) -> Option<f64> {
     }
 }
 
-/// A choice's name on the command line (`none` for `SymmetryArg::Trivial`, not its variant's).
-fn value_name(choice: impl ValueEnum) -> String {
-    choice
-        .to_possible_value()
-        .expect("every choice has a name")
-        .get_name()
-        .to_owned()
-}
-
-/// The engine flags to pass on to `flipgraph search`.
-fn engine_flags(e: &EngineArgs) -> Vec<String> {
-    let mut flags = vec![
-        "--backend".to_owned(),
-        value_name(e.backend),
-        "--gpu-rounds".into(),
-        e.gpu_rounds.to_string(),
-        "--gpu-flips".into(),
-        e.gpu_flips.to_string(),
-        "--gpu-round-ms".into(),
-        e.gpu_round_ms.to_string(),
-        "--gpu-hints".into(),
-        value_name(e.gpu_hints),
-    ];
-    for (flag, value) in [
-        ("--threads", e.threads.map(|v| v.to_string())),
-        ("--gpu", e.gpu.map(|v| v.to_string())),
-        ("--reductions", e.reductions.map(value_name)),
-        ("--walkers", e.walkers.map(|v| v.to_string())),
-        ("--plateau", e.plateau.map(|v| v.to_string())),
-        ("--round-steps", e.round_steps.map(|v| v.to_string())),
-    ] {
-        if let Some(v) = value {
-            flags.extend([flag.to_owned(), v]);
-        }
-    }
-    if e.no_generalized_flips {
-        flags.push("--no-generalized-flips".into());
-    }
-    for (flag, value) in [
-        ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
-        ("--plus-cap", e.plus_cap.map(|s| s.to_string())),
-        ("--patience", e.patience.map(|p| p.to_string())),
-        ("--restarts", e.restarts.map(value_name)),
-        ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
-        ("--symmetry", e.symmetry.map(value_name)),
-        ("--sparse", e.sparse.map(value_name)),
-        ("--ladder", e.ladder.map(value_name)),
-        ("--preset", e.preset.map(value_name)),
-        (
-            "--gpu-partners",
-            e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),
-        ),
-    ] {
-        if let Some(value) = value {
-            flags.extend([flag.to_owned(), value]);
-        }
-    }
-    if !e.cubes.is_empty() {
-        flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);
-    }
-    if let Some(fixed) = e.fixed_terms {
-        flags.extend(["--fixed-terms".to_owned(), value_name(fixed)]);
-    }
-    flags
-}
-
 #[cfg(test)]
 mod tests;
+mod time_to_rank;

@@ -1,6 +1,7 @@
 //! Tests of `flipgraph bench`'s flags, seeds and reports.
 
-use super::{engine_flags, lowest_rank_written, median_of_runs, parse_seeds, reached_summary, row_over_seeds, Seeds};
+use super::time_to_rank::{engine_flags, lowest_rank_written, reached_summary};
+use super::{median_of_runs, parse_seeds, row_over_seeds, Seeds};
 use crate::commands::engine_args::tests::{engine, C6_6X6X6};
 use serde_json::json;
 
@@ -35,6 +36,7 @@ fn time_to_rank_runs_get_the_engine_flags_as_given() {
         engine(&["--symmetry", "none", "--patience", "9", "--sparse", "off"]),
         engine(&["--sparse", "all"]),
         engine(&["--ladder", "off"]),
+        engine(&["--ladder", "on", "--rung-stall", "1.5s"]),
         engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         engine(&["--symmetry", "z2", "--backend", "gpu"]),
         engine(&C6_6X6X6),

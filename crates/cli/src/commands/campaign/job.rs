@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use super::format::Standing;
 use super::schedule::{Next, Schedule, Turn};
-use super::{formats, lane, lane_gpus, report, Args, Queue, Work};
+use super::{formats, report, Args, Queue, Work};
+use crate::commands::lanes::{host_gpus, lane};
 use crate::commands::search::interrupt_flag;
 
 /// What a process asks of process 0.
@@ -42,7 +43,7 @@ pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
-    let lane = lane(&args.engine, job.local_index, job.local_size, lane_gpus(args)?);
+    let lane = lane(&args.engine, job.local_index, job.local_size, host_gpus(&args.engine)?);
     match job.index() {
         0 => {
             tracing::info!("{} formats at a time, one a process", job.size());

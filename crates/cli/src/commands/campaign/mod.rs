@@ -14,8 +14,8 @@ use flipgraph_core::Shape;
 
 use super::duration::parse_duration;
 use super::engine_args::{at_least_one, EngineArgs};
+use super::lanes::{host_gpus, lanes, lanes_in_words};
 use super::search::interrupt_flag;
-use crate::engine::cores;
 use crate::write::parse_writable;
 
 mod format;
@@ -144,7 +144,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
-    let lanes = lanes(&args)?;
+    let lanes = campaign_lanes(&args)?;
     if lanes.len() > 1 {
         tracing::info!(
             "{} formats at a time, side by side ({})",
@@ -187,48 +187,13 @@ fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCod
 /// The engine flags of each lane, the formats searched at once: on GPUs one lane per GPU (each
 /// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
 /// share of the cores).
-fn lanes(args: &Args) -> Result<Vec<EngineArgs>> {
-    let gpus = lane_gpus(args)?;
+fn campaign_lanes(args: &Args) -> Result<Vec<EngineArgs>> {
+    let gpus = host_gpus(&args.engine)?;
     let jobs = args
         .jobs
         .unwrap_or(if gpus > 0 && args.engine.gpu.is_none() { gpus } else { 1 })
         .max(1);
-    Ok((0..jobs).map(|index| lane(&args.engine, index, jobs, gpus)).collect())
-}
-
-/// The GPUs the lanes walk on: the host's, where the engine walks on GPUs; none on the CPU.
-fn lane_gpus(args: &Args) -> Result<usize> {
-    match args.engine.recipe().spec().on_gpu() {
-        true => crate::engine::gpu::device_count(),
-        false => Ok(0),
-    }
-}
-
-/// The engine flags of lane `index` of `of` on a host of `gpus` GPUs (none: on the CPU): its
-/// own GPU, or its share of the cores, unless the flags name them.
-fn lane(engine: &EngineArgs, index: usize, of: usize, gpus: usize) -> EngineArgs {
-    match gpus {
-        0 => EngineArgs {
-            threads: engine.threads.or((of > 1).then(|| (cores() / of).max(1))),
-            ..engine.clone()
-        },
-        _ => EngineArgs {
-            gpu: Some(engine.gpu.unwrap_or(index % gpus)),
-            ..engine.clone()
-        },
-    }
-}
-
-/// "on GPUs 0, 1, 2, 3", or "2 CPU threads each".
-fn lanes_in_words(lanes: &[EngineArgs]) -> String {
-    let gpus: Vec<String> = lanes.iter().filter_map(|l| l.gpu.map(|g| g.to_string())).collect();
-    match gpus.is_empty() {
-        false => format!("on GPUs {}", gpus.join(", ")),
-        true => match lanes[0].threads.unwrap_or_else(cores) {
-            1 => "one CPU thread each".to_owned(),
-            n => format!("{n} CPU threads each"),
-        },
-    }
+    Ok(lanes(&args.engine, jobs, gpus))
 }
 
 /// Where a lane takes its turns and reports their ends: the campaign's [`Schedule`], or in an

@@ -1,0 +1,265 @@
+//! `bench --time-to-rank`: the wall time from a fresh `flipgraph search` process's start to a
+//! verified scheme of a rank, over seeds, one run at a time or side by side (`--jobs`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+use flipgraph_core::device::Partners;
+use flipgraph_core::verify::verify;
+use flipgraph_core::Shape;
+use serde_json::json;
+
+use super::{median_of_runs, Args};
+use crate::commands::engine_args::EngineArgs;
+use crate::commands::lanes::{host_gpus, lanes, lanes_in_words};
+
+/// How one run ended: the seconds to the rank, or the lowest rank it wrote (None: nothing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RunEnd {
+    Reached(f64),
+    Missed(Option<usize>),
+}
+
+/// Runs `flipgraph search` as fresh processes, `--jobs` at a time (each on its own GPU or its
+/// share of the cores), and times each from spawn to exit.
+pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
+    let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
+    let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
+    let seeds: Vec<u64> = args
+        .seeds
+        .as_ref()
+        .map_or_else(|| (1..=args.runs).collect(), |s| s.0.clone());
+    let lanes = match args.jobs {
+        1 => vec![args.engine.clone()],
+        jobs => {
+            let lanes = lanes(&args.engine, jobs, host_gpus(&args.engine)?);
+            eprintln!("{jobs} runs at a time, {}", lanes_in_words(&lanes));
+            lanes
+        }
+    };
+    let next = AtomicUsize::new(0);
+    let mut ended: Vec<(usize, u64, Result<RunEnd>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = lanes
+            .iter()
+            .map(|lane| {
+                let (exe, tmp, seeds, next) = (&exe, &tmp, &seeds, &next);
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&seed) = seeds.get(i) else { break mine };
+                        mine.push((i, seed, time_run((exe, tmp), args, lane, (shape, rank), seed)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+    // In the seeds' order, whichever lane ran each.
+    ended.sort_by_key(|&(i, ..)| i);
+    let ends = ended
+        .into_iter()
+        .map(|(_, seed, end)| end.map(|end| (seed, end)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(report(args, (shape, rank), &ends))
+}
+
+/// Runs one `flipgraph search` of `shape` to `rank` with `seed` on the engine flags of `lane`
+/// into a folder of `tmp`, and says how it ended (a scheme of the rank written and verified).
+fn time_run(
+    (exe, tmp): (&Path, &Path),
+    args: &Args,
+    lane: &EngineArgs,
+    (shape, rank): (Shape, usize),
+    seed: u64,
+) -> Result<RunEnd> {
+    let out: PathBuf = tmp.join(format!("run{seed}"));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut cmd = Command::new(exe);
+    cmd.args(["search", "--quiet", "--size", &shape.to_string()])
+        .args(["--target-rank", &rank.to_string(), "--seed", &seed.to_string()])
+        .args(["--time", &format!("{}s", args.timeout.as_secs_f64())])
+        .arg("--out")
+        .arg(&out)
+        .args(engine_flags(lane))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let started = Instant::now();
+    let status = cmd.status().context("cannot start flipgraph search")?;
+    let secs = started.elapsed().as_secs_f64();
+    let reached = (0..=rank).rev().find_map(|r| {
+        let path = out.join(format!("{shape}-r{r}.json"));
+        path.exists().then_some(path)
+    });
+    let ok = reached.is_some_and(|path| {
+        crate::schemes::read_valid_f2::<u64>(&path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok())
+    });
+    if status.success() && ok {
+        eprintln!("run {seed}: rank {rank} in {secs:.2}s");
+        return Ok(RunEnd::Reached(secs));
+    }
+    let lowest = lowest_rank_written(&out, shape);
+    let best = lowest.map_or("none".to_owned(), |r| r.to_string());
+    eprintln!(
+        "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
+        args.timeout.as_secs_f64()
+    );
+    Ok(RunEnd::Missed(lowest))
+}
+
+/// Prints what the runs' `ends` (by seed, in the seeds' order) say: the median over all runs,
+/// the times of those that reached the rank, and the lowest ranks of those that did not.
+fn report(args: &Args, (shape, rank): (Shape, usize), ends: &[(u64, RunEnd)]) -> ExitCode {
+    let runs = ends.len();
+    let times: Vec<f64> = ends
+        .iter()
+        .filter_map(|(_, end)| match end {
+            RunEnd::Reached(secs) => Some(*secs),
+            RunEnd::Missed(_) => None,
+        })
+        .collect();
+    let missed: Vec<Option<usize>> = ends
+        .iter()
+        .filter_map(|(_, end)| match end {
+            RunEnd::Missed(lowest) => Some(*lowest),
+            RunEnd::Reached(_) => None,
+        })
+        .collect();
+    let by_seed: Vec<serde_json::Value> = ends
+        .iter()
+        .map(|(seed, end)| match end {
+            RunEnd::Reached(secs) => json!({ "seed": seed, "s": secs }),
+            RunEnd::Missed(lowest) => json!({ "seed": seed, "s": null, "lowest_rank": lowest }),
+        })
+        .collect();
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = median_of_runs(&sorted, runs);
+    let mean = mean_of(&sorted);
+    let timeout = args.timeout.as_secs_f64();
+    let result = json!({
+        "shape": shape.to_string(), "rank": rank, "runs": runs, "reached": sorted.len(), "failures": missed.len(),
+        "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
+        "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
+        "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": args.jobs,
+        "generalized_flips": !args.engine.no_generalized_flips,
+    });
+    if args.json {
+        println!("{result}");
+    } else {
+        let median = median.map_or(format!("> {timeout:.0}s"), |m| format!("{m:.2}s"));
+        println!(
+            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; {}",
+            sorted.len(),
+            runs,
+            reached_summary(&sorted)
+        );
+    }
+    if missed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The lowest rank of the result files of `shape` in `out` (named `SHAPE-rRANK.json`).
+pub(super) fn lowest_rank_written(out: &Path, shape: Shape) -> Option<usize> {
+    let prefix = format!("{shape}-r");
+    std::fs::read_dir(out)
+        .ok()?
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix(&prefix)?.strip_suffix(".json")?.parse().ok()
+        })
+        .min()
+}
+
+/// What the `sorted` times of the runs that reached the rank say: their mean, min and max.
+pub(super) fn reached_summary(sorted: &[f64]) -> String {
+    match (mean_of(sorted), sorted.first(), sorted.last()) {
+        (Some(mean), Some(min), Some(max)) => {
+            format!("of those that reached it: mean {mean:.2}s, min {min:.2}s, max {max:.2}s")
+        }
+        _ => "none reached it".to_owned(),
+    }
+}
+
+/// The mean of `times`, if there are any.
+fn mean_of(times: &[f64]) -> Option<f64> {
+    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+}
+
+/// A choice's name on the command line (`none` for `SymmetryArg::Trivial`, not its variant's).
+fn value_name(choice: impl ValueEnum) -> String {
+    choice
+        .to_possible_value()
+        .expect("every choice has a name")
+        .get_name()
+        .to_owned()
+}
+
+/// The engine flags to pass on to `flipgraph search`.
+pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
+    let mut flags = vec![
+        "--backend".to_owned(),
+        value_name(e.backend),
+        "--gpu-rounds".into(),
+        e.gpu_rounds.to_string(),
+        "--gpu-flips".into(),
+        e.gpu_flips.to_string(),
+        "--gpu-round-ms".into(),
+        e.gpu_round_ms.to_string(),
+        "--gpu-hints".into(),
+        value_name(e.gpu_hints),
+    ];
+    for (flag, value) in [
+        ("--threads", e.threads.map(|v| v.to_string())),
+        ("--gpu", e.gpu.map(|v| v.to_string())),
+        ("--reductions", e.reductions.map(value_name)),
+        ("--walkers", e.walkers.map(|v| v.to_string())),
+        ("--plateau", e.plateau.map(|v| v.to_string())),
+        ("--round-steps", e.round_steps.map(|v| v.to_string())),
+        ("--rung-stall", e.rung_stall.map(|d| format!("{}s", d.as_secs_f64()))),
+    ] {
+        if let Some(v) = value {
+            flags.extend([flag.to_owned(), v]);
+        }
+    }
+    if e.no_generalized_flips {
+        flags.push("--no-generalized-flips".into());
+    }
+    for (flag, value) in [
+        ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
+        ("--plus-cap", e.plus_cap.map(|s| s.to_string())),
+        ("--patience", e.patience.map(|p| p.to_string())),
+        ("--restarts", e.restarts.map(value_name)),
+        ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
+        ("--symmetry", e.symmetry.map(value_name)),
+        ("--sparse", e.sparse.map(value_name)),
+        ("--ladder", e.ladder.map(value_name)),
+        ("--preset", e.preset.map(value_name)),
+        (
+            "--gpu-partners",
+            e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),
+        ),
+    ] {
+        if let Some(value) = value {
+            flags.extend([flag.to_owned(), value]);
+        }
+    }
+    if !e.cubes.is_empty() {
+        flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);
+    }
+    if let Some(fixed) = e.fixed_terms {
+        flags.extend(["--fixed-terms".to_owned(), value_name(fixed)]);
+    }
+    flags
+}
