@@ -208,58 +208,78 @@ fn value_name(choice: impl ValueEnum) -> String {
 
 /// The engine flags to pass on to `flipgraph search`.
 pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
+    // Every field named, so that a new engine flag cannot be left behind unnoticed; the seed is
+    // each run's own.
+    let EngineArgs {
+        backend,
+        threads,
+        gpu,
+        walkers,
+        plateau,
+        plus_slack,
+        plus_cap,
+        no_generalized_flips,
+        sparse,
+        seed: _,
+        round_steps,
+        reductions,
+        gpu_round_ms,
+        gpu_rounds,
+        gpu_flips,
+        gpu_hints,
+        gpu_partners,
+        patience,
+        restarts,
+        pool_ranks,
+        ladder,
+        rung_stall,
+        preset,
+        symmetry,
+        cubes,
+        fixed_terms,
+    } = e;
     let mut flags = vec![
         "--backend".to_owned(),
-        value_name(e.backend),
+        value_name(*backend),
         "--gpu-rounds".into(),
-        e.gpu_rounds.to_string(),
+        gpu_rounds.to_string(),
         "--gpu-flips".into(),
-        e.gpu_flips.to_string(),
+        gpu_flips.to_string(),
         "--gpu-round-ms".into(),
-        e.gpu_round_ms.to_string(),
+        gpu_round_ms.to_string(),
         "--gpu-hints".into(),
-        value_name(e.gpu_hints),
+        value_name(*gpu_hints),
     ];
-    for (flag, value) in [
-        ("--threads", e.threads.map(|v| v.to_string())),
-        ("--gpu", e.gpu.map(|v| v.to_string())),
-        ("--reductions", e.reductions.map(value_name)),
-        ("--walkers", e.walkers.map(|v| v.to_string())),
-        ("--plateau", e.plateau.map(|v| v.to_string())),
-        ("--round-steps", e.round_steps.map(|v| v.to_string())),
-        ("--rung-stall", e.rung_stall.map(|d| format!("{}s", d.as_secs_f64()))),
-    ] {
-        if let Some(v) = value {
-            flags.extend([flag.to_owned(), v]);
-        }
-    }
-    if e.no_generalized_flips {
+    if *no_generalized_flips {
         flags.push("--no-generalized-flips".into());
     }
     for (flag, value) in [
-        ("--plus-slack", e.plus_slack.map(|s| s.to_string())),
-        ("--plus-cap", e.plus_cap.map(|s| s.to_string())),
-        ("--patience", e.patience.map(|p| p.to_string())),
-        ("--restarts", e.restarts.map(value_name)),
-        ("--pool-ranks", e.pool_ranks.map(|r| r.to_string())),
-        ("--symmetry", e.symmetry.map(value_name)),
-        ("--sparse", e.sparse.map(value_name)),
-        ("--ladder", e.ladder.map(value_name)),
-        ("--preset", e.preset.map(value_name)),
+        ("--threads", threads.map(|v| v.to_string())),
+        ("--gpu", gpu.map(|v| v.to_string())),
+        ("--reductions", reductions.map(value_name)),
+        ("--walkers", walkers.map(|v| v.to_string())),
+        ("--plateau", plateau.map(|v| v.to_string())),
+        ("--round-steps", round_steps.map(|v| v.to_string())),
+        ("--rung-stall", rung_stall.map(|d| format!("{}s", d.as_secs_f64()))),
+        ("--plus-slack", plus_slack.map(|s| s.to_string())),
+        ("--plus-cap", plus_cap.map(|s| s.to_string())),
+        ("--patience", patience.map(|p| p.to_string())),
+        ("--restarts", restarts.map(value_name)),
+        ("--pool-ranks", pool_ranks.map(|r| r.to_string())),
+        ("--symmetry", symmetry.map(value_name)),
+        ("--sparse", sparse.map(value_name)),
+        ("--ladder", ladder.map(value_name)),
+        ("--preset", preset.map(value_name)),
         (
             "--gpu-partners",
-            e.gpu_partners.map(|p| Partners::from(p).name().to_owned()),
+            gpu_partners.map(|p| Partners::from(p).name().to_owned()),
         ),
+        ("--cubes", (!cubes.is_empty()).then(|| cubes.join(","))),
+        ("--fixed-terms", fixed_terms.map(value_name)),
     ] {
         if let Some(value) = value {
             flags.extend([flag.to_owned(), value]);
         }
-    }
-    if !e.cubes.is_empty() {
-        flags.extend(["--cubes".to_owned(), e.cubes.join(",")]);
-    }
-    if let Some(fixed) = e.fixed_terms {
-        flags.extend(["--fixed-terms".to_owned(), value_name(fixed)]);
     }
     flags
 }
