@@ -1081,15 +1081,51 @@ fn time_to_rank_runs_side_by_side_and_reports_each_seed() {
         by_seed.iter().all(|r| r["s"].as_f64().is_some_and(|s| s > 0.0)),
         "{json}"
     );
-    assert!(text(&out).contains("2 runs at a time"), "{}", text(&out));
+    let share = std::thread::available_parallelism().map_or(1, |n| n.get()) / 2;
+    let share = match share.max(1) {
+        1 => "one CPU thread each".to_owned(),
+        n => format!("{n} CPU threads each"),
+    };
+    assert!(
+        text(&out).contains(&format!("2 runs at a time, {share}")),
+        "{}",
+        text(&out)
+    );
     // A run that misses says how low it got, by seed.
     let missed = flipgraph(&[&base[..], &["2x2x2:6", "--runs", "2", "--jobs", "2", "--timeout", "1s"]].concat());
     assert_eq!(missed.status.code(), Some(1), "{}", text(&missed));
     let json: serde_json::Value = serde_json::from_slice(&missed.stdout).unwrap();
     assert_eq!(
         json["by_seed"][1],
-        serde_json::json!({"seed": 2, "s": null, "lowest_rank": 7})
+        serde_json::json!({"seed": 2, "s": null, "lowest_rank": 7, "error": null})
     );
+    // A search that fails says why, by seed, and the other runs are still reported.
+    let failed = flipgraph(
+        &[
+            &base[..],
+            &[
+                "2x2x2:7",
+                "--runs",
+                "2",
+                "--jobs",
+                "2",
+                "--symmetry",
+                "c3",
+                "--ladder",
+                "on",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(failed.status.code(), Some(1), "{}", text(&failed));
+    let json: serde_json::Value = serde_json::from_slice(&failed.stdout).unwrap();
+    assert_eq!(json["runs"].as_u64(), Some(2), "{json}");
+    for run in json["by_seed"].as_array().unwrap() {
+        assert!(
+            run["error"].as_str().is_some_and(|e| e.contains("--ladder on")),
+            "{json}"
+        );
+    }
     // No lanes of zero, and no --jobs without runs to spread.
     for refused in [
         &[&base[..], &["2x2x2:7", "--jobs", "0"]].concat(),

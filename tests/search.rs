@@ -381,9 +381,10 @@ fn logged_events(out: &Path) -> Vec<serde_json::Value> {
 }
 
 /// `--rung-stall` ends a rung that stops improving, long before its share of the time: one CPU
-/// thread brings 4x4x5 from 63 to about 62 in 19 s (its half of --time 40 after the rungs below)
-/// and not to its best known 60, so with the default 60 s stall that rung would hold the search
-/// for half the time left.
+/// thread brings 4x4x5 from 63 to about 62 in 19 s and not to its best known 60, so with the
+/// default 60 s stall that rung would hold the search for a minute at least. (A rung ends once it
+/// has gone the stall without improving and as long as its last improvement took: a loaded
+/// machine stretches that, hence the bound's margin.)
 #[test]
 fn a_rung_that_stops_improving_ends_after_the_rung_stall() {
     let dir = tempfile::tempdir().unwrap();
@@ -397,7 +398,7 @@ fn a_rung_that_stops_improving_ends_after_the_rung_stall() {
             "--rung-stall",
             "1s",
             "--time",
-            "60s",
+            "600s",
         ])
         .args(["--target-rank", "90", "--seed", "1", "--json", "--out"])
         .arg(&out)
@@ -410,7 +411,7 @@ fn a_rung_that_stops_improving_ends_after_the_rung_stall() {
         .find(|e| e["event"] == "rung" && e["shape"] == "4x4x5")
         .expect("a rung of 4x4x5");
     let secs = rung["seconds"].as_f64().unwrap();
-    assert!(secs < 15.0, "the rung went on for {secs} s: {rung}");
+    assert!(secs < 45.0, "the rung went on for {secs} s: {rung}");
     let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
     assert!(end["best_rank"].as_u64().unwrap() <= 90, "{end}");
 }

@@ -321,6 +321,9 @@ impl Search {
         if asked && !climbs {
             tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already; the rungs walk factors of up to 64 bits)");
         }
+        if recipe.rung_stall.is_some() && !climbs {
+            tracing::info!("--rung-stall is moot: this search climbs no ladder");
+        }
         Ok(climbs)
     }
 

@@ -1,6 +1,6 @@
 //! Tests of `flipgraph bench`'s flags, seeds and reports.
 
-use super::time_to_rank::{engine_flags, lowest_rank_written, reached_summary};
+use super::time_to_rank::{engine_flags, in_seed_order, lowest_rank_written, reached_summary, side_by_side, RunEnd};
 use super::{median_of_runs, parse_seeds, row_over_seeds, Seeds};
 use crate::commands::engine_args::tests::{engine, C6_6X6X6};
 use serde_json::json;
@@ -119,5 +119,39 @@ fn a_summary_of_no_reached_runs_says_so() {
     assert_eq!(
         reached_summary(&[2.0, 4.0]),
         "of those that reached it: mean 3.00s, min 2.00s, max 4.00s"
+    );
+}
+
+#[test]
+fn runs_side_by_side_never_share_a_gpu_or_a_core() {
+    let lanes = side_by_side(&engine::<&str>(&[]), 3, 4).unwrap();
+    assert_eq!(
+        lanes.iter().map(|l| l.gpu).collect::<Vec<_>>(),
+        [Some(0), Some(1), Some(2)]
+    );
+    for (given, jobs, gpus) in [
+        (&["--gpu", "1"][..], 2, 4),
+        (&[], 5, 4),
+        (&[], crate::engine::cores() + 1, 0),
+    ] {
+        let refused = side_by_side(&engine(given), jobs, gpus).unwrap_err().to_string();
+        assert!(refused.starts_with(&format!("--jobs {jobs}")), "{refused}");
+    }
+}
+
+#[test]
+fn the_runs_are_reported_in_the_seeds_order_whichever_lane_ended_first() {
+    let missed = RunEnd::Missed {
+        lowest: Some(74),
+        error: None,
+    };
+    let ended = vec![
+        (2, 9, RunEnd::Reached(1.5)),
+        (0, 5, missed.clone()),
+        (1, 7, RunEnd::Reached(0.5)),
+    ];
+    assert_eq!(
+        in_seed_order(ended),
+        [(5, missed), (7, RunEnd::Reached(0.5)), (9, RunEnd::Reached(1.5))]
     );
 }

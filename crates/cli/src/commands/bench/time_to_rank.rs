@@ -6,7 +6,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use flipgraph_core::device::Partners;
 use flipgraph_core::verify::verify;
@@ -16,12 +16,18 @@ use serde_json::json;
 use super::{median_of_runs, Args};
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::lanes::{host_gpus, lanes, lanes_in_words};
+use crate::engine::cores;
 
-/// How one run ended: the seconds to the rank, or the lowest rank it wrote (None: nothing).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum RunEnd {
+/// How one run ended: the seconds to the rank, or without it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum RunEnd {
     Reached(f64),
-    Missed(Option<usize>),
+    /// The lowest rank it wrote (None: nothing), and why it failed where the search ended in an
+    /// error (its last line) rather than at its time limit.
+    Missed {
+        lowest: Option<usize>,
+        error: Option<String>,
+    },
 }
 
 /// Runs `flipgraph search` as fresh processes, `--jobs` at a time (each on its own GPU or its
@@ -33,16 +39,17 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
         .seeds
         .as_ref()
         .map_or_else(|| (1..=args.runs).collect(), |s| s.0.clone());
-    let lanes = match args.jobs {
-        1 => vec![args.engine.clone()],
+    // No lane without a run to take.
+    let lanes = match args.jobs.min(seeds.len()) {
+        0 | 1 => vec![args.engine.clone()],
         jobs => {
-            let lanes = lanes(&args.engine, jobs, host_gpus(&args.engine)?);
+            let lanes = side_by_side(&args.engine, jobs, host_gpus(&args.engine)?)?;
             eprintln!("{jobs} runs at a time, {}", lanes_in_words(&lanes));
             lanes
         }
     };
     let next = AtomicUsize::new(0);
-    let mut ended: Vec<(usize, u64, Result<RunEnd>)> = std::thread::scope(|scope| {
+    let ended: Vec<(usize, u64, RunEnd)> = std::thread::scope(|scope| {
         let workers: Vec<_> = lanes
             .iter()
             .map(|lane| {
@@ -63,13 +70,31 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
             .collect()
     });
     let _ = std::fs::remove_dir_all(&tmp);
-    // In the seeds' order, whichever lane ran each.
+    Ok(report(args, (shape, rank), lanes.len(), &in_seed_order(ended)))
+}
+
+/// The lanes of `jobs` runs side by side on a host of `gpus` GPUs (none: on the CPU), each on
+/// a GPU or cores of its own: refused where they would share them, which would skew the times.
+pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Result<Vec<EngineArgs>> {
+    match gpus {
+        0 if jobs > cores() => bail!(
+            "--jobs {jobs}: this host has {} cores, and runs side by side take at least one each",
+            cores()
+        ),
+        0 => {}
+        _ if engine.gpu.is_some() => {
+            bail!("--jobs {jobs} with --gpu: the runs would share one GPU (without --gpu each takes its own)")
+        }
+        _ if jobs > gpus => bail!("--jobs {jobs}: this host has {gpus} GPUs, and runs side by side take one each"),
+        _ => {}
+    }
+    Ok(lanes(engine, jobs, gpus))
+}
+
+/// The runs' ends by the index of their seed, as the lanes gave them back, in the seeds' order.
+pub(super) fn in_seed_order(mut ended: Vec<(usize, u64, RunEnd)>) -> Vec<(u64, RunEnd)> {
     ended.sort_by_key(|&(i, ..)| i);
-    let ends = ended
-        .into_iter()
-        .map(|(_, seed, end)| end.map(|end| (seed, end)))
-        .collect::<Result<Vec<_>>>()?;
-    Ok(report(args, (shape, rank), &ends))
+    ended.into_iter().map(|(_, seed, end)| (seed, end)).collect()
 }
 
 /// Runs one `flipgraph search` of `shape` to `rank` with `seed` on the engine flags of `lane`
@@ -80,7 +105,7 @@ fn time_run(
     lane: &EngineArgs,
     (shape, rank): (Shape, usize),
     seed: u64,
-) -> Result<RunEnd> {
+) -> RunEnd {
     let out: PathBuf = tmp.join(format!("run{seed}"));
     let _ = std::fs::remove_dir_all(&out);
     let mut cmd = Command::new(exe);
@@ -91,10 +116,15 @@ fn time_run(
         .arg(&out)
         .args(engine_flags(lane))
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     let started = Instant::now();
-    let status = cmd.status().context("cannot start flipgraph search")?;
+    let ran = cmd.output();
     let secs = started.elapsed().as_secs_f64();
+    let error = match &ran {
+        Ok(done) if done.status.success() => None,
+        Ok(done) => Some(error_line(&done.stderr).unwrap_or_else(|| done.status.to_string())),
+        Err(e) => Some(format!("cannot start {}: {e}", exe.display())),
+    };
     let reached = (0..=rank).rev().find_map(|r| {
         let path = out.join(format!("{shape}-r{r}.json"));
         path.exists().then_some(path)
@@ -102,34 +132,46 @@ fn time_run(
     let ok = reached.is_some_and(|path| {
         crate::schemes::read_valid_f2::<u64>(&path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok())
     });
-    if status.success() && ok {
+    if error.is_none() && ok {
         eprintln!("run {seed}: rank {rank} in {secs:.2}s");
-        return Ok(RunEnd::Reached(secs));
+        return RunEnd::Reached(secs);
     }
     let lowest = lowest_rank_written(&out, shape);
     let best = lowest.map_or("none".to_owned(), |r| r.to_string());
-    eprintln!(
-        "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
-        args.timeout.as_secs_f64()
-    );
-    Ok(RunEnd::Missed(lowest))
+    match &error {
+        Some(e) => eprintln!("run {seed}: the search failed: {e} (lowest rank written: {best})"),
+        None => eprintln!(
+            "run {seed}: no rank {rank} within {:.0}s (lowest rank written: {best})",
+            args.timeout.as_secs_f64()
+        ),
+    }
+    RunEnd::Missed { lowest, error }
+}
+
+/// The error a failed `flipgraph search` printed last (its `error: ...` line), if any.
+fn error_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("error: "))
+        .map(str::to_owned)
 }
 
 /// Prints what the runs' `ends` (by seed, in the seeds' order) say: the median over all runs,
 /// the times of those that reached the rank, and the lowest ranks of those that did not.
-fn report(args: &Args, (shape, rank): (Shape, usize), ends: &[(u64, RunEnd)]) -> ExitCode {
+fn report(args: &Args, (shape, rank): (Shape, usize), jobs: usize, ends: &[(u64, RunEnd)]) -> ExitCode {
     let runs = ends.len();
     let times: Vec<f64> = ends
         .iter()
         .filter_map(|(_, end)| match end {
             RunEnd::Reached(secs) => Some(*secs),
-            RunEnd::Missed(_) => None,
+            RunEnd::Missed { .. } => None,
         })
         .collect();
     let missed: Vec<Option<usize>> = ends
         .iter()
         .filter_map(|(_, end)| match end {
-            RunEnd::Missed(lowest) => Some(*lowest),
+            RunEnd::Missed { lowest, .. } => Some(*lowest),
             RunEnd::Reached(_) => None,
         })
         .collect();
@@ -137,7 +179,9 @@ fn report(args: &Args, (shape, rank): (Shape, usize), ends: &[(u64, RunEnd)]) ->
         .iter()
         .map(|(seed, end)| match end {
             RunEnd::Reached(secs) => json!({ "seed": seed, "s": secs }),
-            RunEnd::Missed(lowest) => json!({ "seed": seed, "s": null, "lowest_rank": lowest }),
+            RunEnd::Missed { lowest, error } => {
+                json!({ "seed": seed, "s": null, "lowest_rank": lowest, "error": error })
+            }
         })
         .collect();
     let mut sorted = times.clone();
@@ -149,7 +193,7 @@ fn report(args: &Args, (shape, rank): (Shape, usize), ends: &[(u64, RunEnd)]) ->
         "shape": shape.to_string(), "rank": rank, "runs": runs, "reached": sorted.len(), "failures": missed.len(),
         "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
         "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
-        "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": args.jobs,
+        "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": jobs,
         "generalized_flips": !args.engine.no_generalized_flips,
     });
     if args.json {
