@@ -62,7 +62,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10)]
     runs: u64,
     /// Runs of --time-to-rank at once, side by side: each on its own GPU (one GPU a run, where
-    /// one run alone takes every GPU of the host), or its share of the cores.
+    /// one run alone takes every GPU of the host; at most one a GPU, and not with --gpu), or its
+    /// share of the cores (at most one run a core).
     #[arg(long, default_value_t = 1, value_parser = at_least_one::<usize>, requires = "time_to_rank")]
     jobs: usize,
     /// Give up a --time-to-rank run after this long.
