@@ -13,8 +13,9 @@ use crate::search::island::{Island, Place, Sharing};
 use crate::search::threads::{IslandLeft, ThreadPeers};
 
 /// The islands of this process: --islands, else one per GPU where the search walks on several
-/// (3x5x5 to 58 on 4 H100s took a median 0.23x one GPU's time as islands, 0.74x as one engine
-/// across the four: BENCHMARKS.md, Several GPUs and processes).
+/// (on 4 H100s, islands reached 4x5x5 73 and 3x5x5 58 in a median 0.28x and 0.27x one GPU's
+/// time; one engine across the four took 0.74x on 3x5x5: BENCHMARKS.md, Several GPUs and
+/// processes).
 pub fn count(args: &Args) -> Result<usize> {
     if let Some(islands) = args.islands {
         return Ok(islands);
