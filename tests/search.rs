@@ -628,9 +628,15 @@ fn a_result_that_cannot_be_written_is_rescued_not_lost() {
         .env("TMPDIR", &rescue_dir)
         .output()
         .unwrap();
-    assert!(done.status.success(), "{}", text(&done));
+    // The search goes on, and ends saying what its folder could not take, with a failure.
+    assert_eq!(done.status.code(), Some(1), "{}", text(&done));
     assert!(
         text(&done).contains("cannot write the verified scheme of rank 64"),
+        "{}",
+        text(&done)
+    );
+    assert!(
+        text(&done).contains("error: a verified scheme could not be written into"),
         "{}",
         text(&done)
     );

@@ -192,6 +192,25 @@ pub struct Summary<F: FactorBits = u64> {
     pub records: Vec<usize>,
     /// Every scheme of the best rank the pool held at the end (`best` among them).
     pub bests: Vec<Verified<F>>,
+    /// What the output folder could not take: new best schemes (each rescued elsewhere), and
+    /// whether the final checkpoint failed (a resume then starts from the last good one).
+    pub unwritten: Unwritten,
+}
+
+/// What a search's output folder could not take ([`Summary::unwritten`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unwritten {
+    /// New best schemes, each rescued elsewhere (`output::rescue`).
+    pub schemes: usize,
+    /// Whether the final checkpoint failed.
+    pub final_checkpoint: bool,
+}
+
+impl Unwritten {
+    /// Whether the folder took everything.
+    pub fn none(self) -> bool {
+        self == Unwritten::default()
+    }
 }
 
 /// Where a search starts: a fresh scheme, or a checkpoint.

@@ -7,7 +7,7 @@ use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::Shape;
 
-use super::{Stop, Summary};
+use super::{Stop, Summary, Unwritten};
 
 /// A search that ended, with what its report needs (its schemes are in its folder).
 #[derive(Debug)]
@@ -32,6 +32,8 @@ pub struct Ended {
     pub records: Vec<usize>,
     /// The ladder it climbed first, if any.
     pub climb: Option<ClimbReport>,
+    /// What its folder could not take.
+    pub unwritten: Unwritten,
 }
 
 /// What a search's climb took: its time and the work of its rungs (the `end` event's `climb`;
@@ -67,6 +69,7 @@ impl Ended {
             rejected: summary.rejected,
             records: summary.records,
             climb,
+            unwritten: summary.unwritten,
         }
     }
 }

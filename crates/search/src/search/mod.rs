@@ -226,10 +226,10 @@ impl<'a, F: Width> Driver<'a, F> {
         let walk_time = walk_start.elapsed();
         // The last offers, so that island 0 writes the job's best.
         self.exchange()?;
-        if let Err(e) = self.checkpoint() {
+        let final_checkpoint = self.checkpoint().map_err(|e| {
             // The results are written (or rescued); the last good checkpoint stays in place.
             tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
-        }
+        });
         self.progress.finish();
         let counters = self.job_counters(self.walked())?;
         self.report_sharing(walk_time)?;
@@ -245,6 +245,10 @@ impl<'a, F: Width> Driver<'a, F> {
             rejected: self.rejected,
             records: self.results.records,
             bests: self.population.pool.lowest().to_vec(),
+            unwritten: Unwritten {
+                schemes: self.results.unwritten,
+                final_checkpoint: final_checkpoint.is_err(),
+            },
         })
     }
 

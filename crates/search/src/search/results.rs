@@ -22,6 +22,8 @@ pub(super) struct Results<'a, F: FactorBits> {
     pub lifts: Lifts<F>,
     /// Told of every new best scheme (an embedder's hook).
     pub on_improvement: Option<OnImprovement<'a, F>>,
+    /// New best schemes the output folder could not take (each rescued elsewhere).
+    pub unwritten: usize,
 }
 
 impl<'a, F: FactorBits> Results<'a, F> {
@@ -32,6 +34,7 @@ impl<'a, F: FactorBits> Results<'a, F> {
             records: Vec::new(),
             lifts: Lifts::default(),
             on_improvement: None,
+            unwritten: 0,
         }
     }
 
@@ -45,6 +48,7 @@ impl<'a, F: FactorBits> Results<'a, F> {
             Some(Ok(paths)) => paths,
             Some(Err(e)) => {
                 let rescued = output::rescue(scheme);
+                self.unwritten += 1;
                 tracing::error!(
                     "cannot write the verified scheme of rank {} ({e:#}); {rescued}",
                     scheme.rank()

@@ -176,7 +176,9 @@ pub fn run_format(
             flags.target_rank = known;
         }
     }
-    search::report(&search::execute(&flags, stop, process_start, None)?, args.json);
+    if !search::report(&search::execute(&flags, stop, process_start, None)?, args.json) {
+        anyhow::bail!("its folder could not take every result (said above)");
+    }
     Ok(Standing {
         start: start.map(|(_, how)| how),
         ..standing(shape, &dir)?

@@ -6,8 +6,9 @@ use crate::search::progress::si;
 use crate::search::Stop;
 
 /// Says how the search `ended` ended: a line on standard error, records loudly, and with
-/// `json` an `end` event on standard output.
-pub fn report(ended: &Ended, json: bool) {
+/// `json` an `end` event on standard output. False, said as an error, where its folder could not
+/// take everything (schemes rescued elsewhere, or the final checkpoint): a script must see it.
+pub fn report(ended: &Ended, json: bool) -> bool {
     let Ended {
         shape,
         best_known,
@@ -19,12 +20,14 @@ pub fn report(ended: &Ended, json: bool) {
         rejected,
         records,
         climb,
+        unwritten,
     } = ended;
     let secs = walk_time.as_secs_f64().max(1e-9);
     let why = match *stop {
         Stop::Target => "target reached",
         Stop::TimeLimit => "time limit",
         Stop::Stalled => "stalled (--stall)",
+        Stop::Interrupted if unwritten.final_checkpoint => "interrupted",
         Stop::Interrupted => "interrupted; checkpoint written",
     };
     let climbed = climb
@@ -76,7 +79,25 @@ pub fn report(ended: &Ended, json: bool) {
                 "steps": counters.steps,
                 "vertices_per_s": counters.vertices as f64 / secs,
                 "out": out_dir.display().to_string(),
+                "unwritten": {
+                    "schemes": unwritten.schemes,
+                    "final_checkpoint": unwritten.final_checkpoint,
+                },
             })
         );
     }
+    if unwritten.schemes > 0 {
+        let what = match unwritten.schemes {
+            1 => "a verified scheme".to_owned(),
+            n => format!("{n} verified schemes"),
+        };
+        eprintln!(
+            "error: {what} could not be written into {} (saved elsewhere, as said above)",
+            out_dir.display()
+        );
+    }
+    if unwritten.final_checkpoint {
+        eprintln!("error: the final checkpoint could not be written; a resume starts from the last good one");
+    }
+    unwritten.none()
 }

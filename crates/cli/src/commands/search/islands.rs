@@ -92,10 +92,12 @@ pub fn in_job(
     };
     match execute(args, stop, process_start, Some(place)) {
         Ok(ended) => {
-            if job.index() == 0 {
-                super::report(&ended, args.json);
-            }
-            Ok(ExitCode::SUCCESS)
+            // Island 0 writes the results; every island its checkpoint.
+            let whole = match job.index() {
+                0 => super::report(&ended, args.json),
+                _ => ended.unwritten.none(),
+            };
+            Ok(if whole { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Err(e) => {
             tracing::error!("island {}: {}; ending the job", job.index(), crate::flags::in_flags(&e));

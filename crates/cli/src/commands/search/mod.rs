@@ -146,8 +146,10 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         1 => execute(&args, &stop, process_start, None)?,
         islands => islands::on_threads(&args, &stop, process_start, islands)?,
     };
-    report(&ended, args.json);
-    Ok(ExitCode::SUCCESS)
+    Ok(match report(&ended, args.json) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    })
 }
 
 /// A flag that Ctrl-C (or SIGTERM) sets; installed once per process.
