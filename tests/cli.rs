@@ -540,6 +540,16 @@ fn the_sum_of_two_laderman_schemes_is_3x3x6_rank_46_and_splits_back() {
         "{}",
         text(&out)
     );
+    // Nor may a part overwrite the input, by its own name or another.
+    let input = summed.to_str().unwrap();
+    let other_name = dir.path().join(".").join("3x3x6.json");
+    for out_name in [input, other_name.to_str().unwrap()] {
+        let out = flipgraph(&["split", input, "--dim", "p", "--at", "3", out_name, "c.json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        assert!(text(&out).contains("is the input"), "{}", text(&out));
+    }
+    let check = text(&flipgraph(&["verify", input]));
+    assert!(check.contains("3x3x6, rank 46"), "{check}");
 }
 
 #[test]
@@ -1130,6 +1140,7 @@ fn time_to_rank_runs_side_by_side_and_reports_each_seed() {
     for refused in [
         &[&base[..], &["2x2x2:7", "--jobs", "0"]].concat(),
         &["bench", "--sizes", "2", "--backend", "cpu", "--jobs", "2"][..],
+        &["bench", "--cpu-thread", "--backend", "cpu", "--time-to-rank", "2x2x2:7"][..],
     ] {
         let out = flipgraph(refused);
         assert_eq!(out.status.code(), Some(2), "{refused:?}: {}", text(&out));
@@ -1150,6 +1161,9 @@ fn flags_out_of_range_are_clear_errors_not_panics() {
         (&bench[..], "--seconds", "nan"),
         (&bench[..], "--seconds", "1e400"),
         (&bench[..], "--walkers", "0"),
+        (&search[..], "--rung-stall", "0"),
+        (&bench[..], "--runs", "0"),
+        (&bench[..], "--runs", "4000000000"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let out_dir = dir.path().join("run");

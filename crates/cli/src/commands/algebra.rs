@@ -2,7 +2,7 @@
 //! reads valid schemes, builds the new ones with flipgraph-core's algebra, verifies them and
 //! writes them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -141,10 +141,19 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
     if args.write.output.is_some() {
         bail!("split writes its parts to FIRST_OUT and SECOND_OUT; -o does not apply");
     }
-    if args.first_out == args.second_out {
+    if same_file(&args.first_out, &args.second_out) {
         bail!(
             "FIRST_OUT and SECOND_OUT are both {}: the second part would overwrite the first",
             args.first_out.display()
+        );
+    }
+    if let Some(out) = [&args.first_out, &args.second_out]
+        .into_iter()
+        .find(|out| same_file(out, &args.input))
+    {
+        bail!(
+            "{} is the input: a part would overwrite the scheme it is split from",
+            out.display()
         );
     }
     let s = read_valid(&args.input)?;
@@ -170,6 +179,12 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
         write_verified(&part, &write, what)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether two paths name one file: the same path, or (where both exist) the same file by
+/// another name.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The lowest-rank construction of `shape` from the best verified schemes under `results`, built

@@ -29,6 +29,14 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// A duration flag that must be more than zero (a zero rung stall would end every rung at once).
+pub fn parse_positive_duration(s: &str) -> Result<Duration, String> {
+    match parse_duration(s)? {
+        d if d.is_zero() => Err("must be more than 0".to_owned()),
+        d => Ok(d),
+    }
+}
+
 /// Seconds in one `unit` (none: seconds).
 fn unit_seconds(unit: &str) -> Result<f64, String> {
     match unit {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::choices::{
     BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, SparsityArg, SymmetryArg,
 };
-use super::duration::parse_duration;
+use super::duration::parse_positive_duration;
 use super::preset::PresetArg;
 use crate::search::recipe::{check_cube, Recipe};
 
@@ -160,7 +160,7 @@ pub struct EngineArgs {
     ///  How long a rung of the ladder may go without a better scheme (and at least as long as it
     /// took to its last one) before the next rung starts from its best schemes: 90s, 10m, or plain
     /// seconds (default 60s; each rung takes at most half the time left).
-    #[arg(help_heading = "Schedule", long, value_parser = parse_duration)]
+    #[arg(help_heading = "Schedule", long, value_parser = parse_positive_duration)]
     pub rung_stall: Option<Duration>,
     /// Whether a new search of 5x5x5 (or 6x6x6 on a GPU) takes its best measured method.
     ///

@@ -56,10 +56,10 @@ pub struct Args {
     #[arg(long, value_parser = parse_seeds, conflicts_with_all = ["seed", "runs"])]
     seeds: Option<Seeds>,
     /// Measure the wall time to a rank instead, as SHAPE:RANK (each run is a fresh process).
-    #[arg(long, value_parser = parse_time_to_rank)]
+    #[arg(long, value_parser = parse_time_to_rank, conflicts_with_all = ["from", "cpu_thread"])]
     time_to_rank: Option<(Shape, usize)>,
-    /// Runs of --time-to-rank (seeds 1..=runs; --seeds picks others).
-    #[arg(long, default_value_t = 10)]
+    /// Runs of --time-to-rank (seeds 1..=runs; --seeds picks others), at most 1000.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
     runs: u64,
     /// Runs of --time-to-rank at once, side by side: each on its own GPU (one GPU a run, where
     /// one run alone takes every GPU of the host; at most one a GPU, and not with --gpu), or its

@@ -131,6 +131,7 @@ fn runs_side_by_side_never_share_a_gpu_or_a_core() {
     );
     for (given, jobs, gpus) in [
         (&["--gpu", "1"][..], 2, 4),
+        (&["--gpu", "0"], 2, 0),
         (&[], 5, 4),
         (&[], crate::engine::cores() + 1, 0),
     ] {

@@ -76,15 +76,15 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
 /// The lanes of `jobs` runs side by side on a host of `gpus` GPUs (none: on the CPU), each on
 /// a GPU or cores of its own: refused where they would share them, which would skew the times.
 pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Result<Vec<EngineArgs>> {
+    if engine.gpu.is_some() {
+        bail!("--jobs {jobs} with --gpu: the runs would share one GPU (without --gpu each takes its own)")
+    }
     match gpus {
         0 if jobs > cores() => bail!(
             "--jobs {jobs}: this host has {} cores, and runs side by side take at least one each",
             cores()
         ),
         0 => {}
-        _ if engine.gpu.is_some() => {
-            bail!("--jobs {jobs} with --gpu: the runs would share one GPU (without --gpu each takes its own)")
-        }
         _ if jobs > gpus => bail!("--jobs {jobs}: this host has {gpus} GPUs, and runs side by side take one each"),
         _ => {}
     }
