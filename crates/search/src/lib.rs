@@ -38,7 +38,7 @@
 //! let mut engine = spec.open(shape)?;
 //! let config = SearchConfig {
 //!     time_limit: Some(Duration::from_secs(10)),
-//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds()), Patience::Growing(PATIENCE))
+//!     ..SearchConfig::new(shape, 47, 1, spec.steps_per_round(engine.timed_rounds(), engine.walkers()), Patience::Growing(PATIENCE))
 //! };
 //! let start = Start::from_scheme(Scheme::naive(shape));
 //! let driver = Driver::new(engine.as_mut(), config, start, None, Progress::new(false, true), Instant::now())?;

@@ -474,11 +474,11 @@ pub(crate) mod tests {
     #[test]
     fn gpu_rounds_are_timed_unless_steps_are_given() {
         let default = recipe::<&str>(&[]).spec();
-        assert_eq!(default.steps_per_round(true), u64::MAX);
+        assert_eq!(default.steps_per_round(true, 16), u64::MAX);
         assert_eq!(default.gpu_round_us(), 100_000);
-        assert_eq!(default.steps_per_round(false), 1 << 16);
+        assert_eq!(default.steps_per_round(false, 16), 1 << 16);
         let steps = recipe(&["--round-steps", "500", "--gpu-round-ms", "20"]).spec();
-        assert_eq!(steps.steps_per_round(true), 500);
+        assert_eq!(steps.steps_per_round(true, 16), 500);
         assert_eq!(steps.gpu_round_us(), 0);
         assert_eq!(recipe(&["--gpu-round-ms", "20"]).spec().gpu_round_us(), 20_000);
         assert!(Cli::try_parse_from(["flipgraph", "--gpu-round-ms", "0"]).is_err());

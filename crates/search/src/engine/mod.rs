@@ -47,6 +47,20 @@ const ROUND_STEPS: u64 = 1 << 16;
 /// Walkers per CPU thread by default: many keep the descent from piling onto one dead end.
 pub const WALKERS_PER_THREAD: usize = 16;
 
+/// The fewest steps per walker an untimed round takes.
+const MIN_ROUND_STEPS: u64 = 256;
+
+/// Steps per walker in an untimed round of `walkers` on a host of `cores`: [`ROUND_STEPS`], or
+/// fewer where the walkers outnumber [`WALKERS_PER_THREAD`] a core, so that a round takes about
+/// as long however many walkers or threads there are. The stop, the clock and the checkpoints
+/// are looked at between rounds: 2,000 walkers on one thread made a `--time 2` search run 18.3
+/// s (500 threads on 2 cores: 230 s for `--time 3`).
+fn untimed_round_steps(walkers: usize, cores: usize) -> u64 {
+    let share = (WALKERS_PER_THREAD * cores.max(1)) as u64;
+    let walkers = (walkers as u64).max(share);
+    (ROUND_STEPS * share / walkers).max(MIN_ROUND_STEPS)
+}
+
 /// The engine a search asks for: plain settings, resolved from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -155,13 +169,13 @@ impl EngineSpec {
         }
     }
 
-    /// Steps per walker in a round of an engine whose rounds are `timed`
-    /// ([`Engine::timed_rounds`]): then no limit.
-    pub fn steps_per_round(&self, timed: bool) -> u64 {
+    /// Steps per walker in a round of an engine of `walkers` whose rounds are `timed`
+    /// ([`Engine::timed_rounds`]): then no limit; else [`untimed_round_steps`].
+    pub fn steps_per_round(&self, timed: bool, walkers: usize) -> u64 {
         match self.round_steps {
             Some(steps) => steps,
             None if timed => u64::MAX,
-            None => ROUND_STEPS,
+            None => untimed_round_steps(walkers, cores()),
         }
     }
 
@@ -432,6 +446,23 @@ pub trait Engine<F: FactorBits = u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn untimed_rounds_shrink_where_walkers_outnumber_the_cores_share() {
+        // The default (16 walkers a thread, a thread a core) and fewer: a full round.
+        assert_eq!(untimed_round_steps(32, 2), ROUND_STEPS);
+        assert_eq!(untimed_round_steps(16, 2), ROUND_STEPS);
+        // 2,000 walkers on 2 cores: a round of as many steps as 32 walkers' full rounds.
+        assert_eq!(untimed_round_steps(2000, 2), ROUND_STEPS * 32 / 2000);
+        assert_eq!(untimed_round_steps(10_000_000, 2), MIN_ROUND_STEPS);
+        // Given round steps and timed rounds keep theirs.
+        let exact = EngineSpec {
+            round_steps: Some(5),
+            ..EngineSpec::default()
+        };
+        assert_eq!(exact.steps_per_round(false, 2000), 5);
+        assert_eq!(EngineSpec::default().steps_per_round(true, 2000), u64::MAX);
+    }
 
     #[test]
     fn cpu_walkers_are_bounded_by_memory() {

@@ -149,7 +149,7 @@ impl SearchConfig {
         spec: &EngineSpec,
         engine: &dyn Engine<F>,
     ) -> SearchConfig {
-        let steps = spec.steps_per_round(engine.timed_rounds());
+        let steps = spec.steps_per_round(engine.timed_rounds(), engine.walkers());
         SearchConfig::new(shape, target, seed, steps, Patience::Growing(PATIENCE))
     }
 }

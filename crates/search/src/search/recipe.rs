@@ -286,7 +286,7 @@ impl Recipe {
         spec: &EngineSpec,
         engine: &dyn Engine<F>,
     ) -> SearchConfig {
-        let steps = spec.steps_per_round(engine.timed_rounds());
+        let steps = spec.steps_per_round(engine.timed_rounds(), engine.walkers());
         SearchConfig {
             restarts: self.restarts(),
             pool_ranks: self.pool_ranks(),

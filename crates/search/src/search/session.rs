@@ -518,7 +518,7 @@ impl Search {
                 );
                 let mut cpu = spec.open_cpu(shape)?;
                 let config = SearchConfig {
-                    steps_per_round: spec.steps_per_round(cpu.timed_rounds()),
+                    steps_per_round: spec.steps_per_round(cpu.timed_rounds(), cpu.walkers()),
                     ..config
                 };
                 let (_, start) = resume_start(&out_dir, 0, 1, recipe)?;
