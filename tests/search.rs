@@ -808,15 +808,9 @@ fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
         .status()
         .unwrap();
     assert!(made.success());
-    let child = search_4x4x4(&["--time", "0.3s", "--out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     // Before the fix, opening the FIFO blocked for good: give it ten seconds.
     let done = output_within(
-        child,
+        search_4x4x4(&["--time", "0.3s", "--out"]).arg(&out),
         Duration::from_secs(10),
         "the search hung on a FIFO named events.jsonl",
     );
@@ -830,15 +824,10 @@ fn a_fifo_planted_as_the_event_log_is_refused_without_hanging() {
 #[test]
 fn many_walkers_on_one_thread_keep_to_the_time_limit() {
     let dir = tempfile::tempdir().unwrap();
-    let child = search_on_one_thread()
-        .args(["--size", "4x4x4", "--walkers", "2000", "--time", "2", "--out"])
-        .arg(dir.path().join("run"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let done = output_within(
-        child,
+        search_on_one_thread()
+            .args(["--size", "4x4x4", "--walkers", "2000", "--time", "2", "--out"])
+            .arg(dir.path().join("run")),
         Duration::from_secs(10),
         "a --time 2 search of 2,000 walkers ran past 10 s",
     );
@@ -1736,15 +1725,8 @@ fn resumed_islands_agree_whether_to_climb() {
     assert_eq!(cp["climbing"], true, "{cp}");
     cp.as_object_mut().unwrap().remove("climbing");
     std::fs::write(&island_1, cp.to_string()).unwrap();
-    let resumed = islands("6s")
-        .arg("--resume")
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let resumed = output_within(
-        resumed,
+        islands("6s").arg("--resume").arg(&out),
         Duration::from_secs(60),
         "the resumed islands did not end: out of step",
     );

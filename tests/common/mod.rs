@@ -77,9 +77,14 @@ pub fn signal(child: &Child, sig: &str) {
     assert!(status.success());
 }
 
-/// What `child` printed (stdout and stderr must be piped), once it ends within `limit`; killed,
+/// What `command` printed (its stdout and stderr piped), once it ends within `limit`; killed,
 /// and the test failed with `hung`, where it does not.
-pub fn output_within(mut child: Child, limit: Duration, hung: &str) -> Output {
+pub fn output_within(command: &mut Command, limit: Duration, hung: &str) -> Output {
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let deadline = Instant::now() + limit;
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {

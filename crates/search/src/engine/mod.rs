@@ -170,7 +170,8 @@ impl EngineSpec {
     }
 
     /// Steps per walker in a round of an engine of `walkers` whose rounds are `timed`
-    /// ([`Engine::timed_rounds`]): then no limit; else [`untimed_round_steps`].
+    /// ([`Engine::timed_rounds`]): then no limit; else 65,536, fewer where the walkers outnumber
+    /// [`WALKERS_PER_THREAD`] a core (so that a round takes about as long however many there are).
     pub fn steps_per_round(&self, timed: bool, walkers: usize) -> u64 {
         match self.round_steps {
             Some(steps) => steps,
