@@ -1399,3 +1399,22 @@ fn ctrl_c_ends_a_long_lift_at_once() {
     assert!(said.contains("lift: signs on the support"), "{said}");
     assert!(!out.exists());
 }
+
+#[test]
+fn a_missing_results_folder_and_a_total_too_short_for_a_turn_are_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nowhere");
+    let out = flipgraph(&["known", "--results", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("nowhere: no such folder"), "{}", text(&out));
+    // Before, such a campaign started nothing and ended with exit 0 and a table of "not started".
+    let campaign = dir.path().join("c");
+    let args = ["campaign", "--sizes", "2", "--backend", "cpu", "--total", "1s", "--out"];
+    let out = flipgraph(&[&args[..], &[campaign.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("--total 1.0s leaves no time for a turn"),
+        "{}",
+        text(&out)
+    );
+}

@@ -142,6 +142,9 @@ fn source_text(e: &BestKnown, full: bool) -> String {
 pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> {
     let mut candidates: BTreeMap<[usize; 3], Vec<(usize, PathBuf)>> = BTreeMap::new();
     for dir in dirs {
+        if !dir.exists() {
+            anyhow::bail!("{}: no such folder", dir.display());
+        }
         if !dir.is_dir() {
             anyhow::bail!("{}: not a folder", dir.display());
         }

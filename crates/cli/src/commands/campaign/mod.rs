@@ -138,6 +138,13 @@ fn formats(sizes: &[Sizes]) -> Vec<Shape> {
 }
 
 pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
+    if let Some(total) = args.total.filter(|&total| total <= SHORTEST_TURN) {
+        anyhow::bail!(
+            "--total {:.1}s leaves no time for a turn (a turn takes at least {}s)",
+            total.as_secs_f64(),
+            SHORTEST_TURN.as_secs()
+        );
+    }
     #[cfg(feature = "mpi")]
     if let Some(job) = flipgraph_cluster::Job::init()? {
         return job::run(&args, &job, process_start);
