@@ -1418,3 +1418,39 @@ fn a_missing_results_folder_and_a_total_too_short_for_a_turn_are_said_so() {
         text(&out)
     );
 }
+
+/// Ctrl-C (or SIGTERM) to a time-to-rank bench ends the runs under way, reports them as
+/// interrupted and leaves no temp folder (before, its searches ran on, orphaned, into it).
+#[test]
+fn time_to_rank_interrupted_ends_its_runs_and_leaves_no_temp_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bin()
+        .args([
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--time-to-rank",
+            "2x2x2:6",
+        ])
+        .args(["--runs", "3", "--timeout", "60s"])
+        .env("TMPDIR", dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Until the first run's folder is there: its search is under way.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(dir.path()).unwrap().next().is_none() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "no run began");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, said) = interrupt(&mut child, std::time::Duration::from_secs(10));
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert!(said.contains("run 1: the search failed: interrupted"), "{said}");
+    assert!(!said.contains("run 2:"), "a run began after the interrupt: {said}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

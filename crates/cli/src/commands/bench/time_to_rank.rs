@@ -1,10 +1,11 @@
 //! `bench --time-to-rank`: the wall time from a fresh `flipgraph search` process's start to a
 //! verified scheme of a rank, over seeds, one run at a time or side by side (`--jobs`).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::process::{Child, Command, ExitCode, Output, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
@@ -16,6 +17,7 @@ use serde_json::json;
 use super::{median_of_runs, Args};
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::lanes::{host_gpus, lanes, lanes_in_words};
+use crate::commands::search::interrupt_flag;
 use crate::engine::cores;
 
 /// How one run ended: the seconds to the rank, or without it.
@@ -31,8 +33,10 @@ pub(super) enum RunEnd {
 }
 
 /// Runs `flipgraph search` as fresh processes, `--jobs` at a time (each on its own GPU or its
-/// share of the cores), and times each from spawn to exit.
+/// share of the cores), and times each from spawn to exit. Ctrl-C (or SIGTERM) ends the runs
+/// under way, starts no more, and reports those that ended.
 pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
+    let stop = interrupt_flag()?;
     let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
     let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
     let seeds: Vec<u64> = args
@@ -53,14 +57,15 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
         let workers: Vec<_> = lanes
             .iter()
             .map(|lane| {
-                let (exe, tmp, seeds, next) = (&exe, &tmp, &seeds, &next);
+                let (exe, tmp, seeds, next, stop) = (&exe, &tmp, &seeds, &next, &*stop);
                 scope.spawn(move || {
                     let mut mine = Vec::new();
-                    loop {
+                    while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&seed) = seeds.get(i) else { break mine };
-                        mine.push((i, seed, time_run((exe, tmp), args, lane, (shape, rank), seed)));
+                        let Some(&seed) = seeds.get(i) else { break };
+                        mine.push((i, seed, time_run((exe, tmp), args, (lane, stop), (shape, rank), seed)));
                     }
+                    mine
                 })
             })
             .collect();
@@ -102,7 +107,7 @@ pub(super) fn in_seed_order(mut ended: Vec<(usize, u64, RunEnd)>) -> Vec<(u64, R
 fn time_run(
     (exe, tmp): (&Path, &Path),
     args: &Args,
-    lane: &EngineArgs,
+    (lane, stop): (&EngineArgs, &AtomicBool),
     (shape, rank): (Shape, usize),
     seed: u64,
 ) -> RunEnd {
@@ -118,12 +123,13 @@ fn time_run(
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     let started = Instant::now();
-    let ran = cmd.output();
+    let ran = cmd.spawn().and_then(|child| wait_or_stop(child, stop));
     let secs = started.elapsed().as_secs_f64();
     let error = match &ran {
+        Ok(_) if stop.load(Ordering::Relaxed) => Some("interrupted".to_owned()),
         Ok(done) if done.status.success() => None,
         Ok(done) => Some(error_line(&done.stderr).unwrap_or_else(|| done.status.to_string())),
-        Err(e) => Some(format!("cannot start {}: {e}", exe.display())),
+        Err(e) => Some(format!("cannot run {}: {e}", exe.display())),
     };
     let reached = (0..=rank).rev().find_map(|r| {
         let path = out.join(format!("{shape}-r{r}.json"));
@@ -147,6 +153,40 @@ fn time_run(
     }
     RunEnd::Missed { lowest, error }
 }
+
+/// What `child` printed once it ends, or once `stop` is set (then it is killed: a time-to-rank
+/// run's folder is temporary). Its standard error is read as it comes, so that a full pipe never
+/// holds it up.
+fn wait_or_stop(mut child: Child, stop: &AtomicBool) -> std::io::Result<Output> {
+    let mut stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        if let Some(stderr) = stderr.as_mut() {
+            let _ = stderr.read_to_end(&mut text);
+        }
+        text
+    });
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if stop.load(Ordering::Relaxed) => {
+                let _ = child.kill();
+                break child.wait();
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => break Err(e),
+        }
+    };
+    let stderr = reader.join().unwrap_or_default();
+    Ok(Output {
+        status: status?,
+        stdout: Vec::new(),
+        stderr,
+    })
+}
+
+/// How often a run under way is looked at for its end or a stop.
+const POLL: Duration = Duration::from_millis(20);
 
 /// The error a failed `flipgraph search` printed last (its `error: ...` line), if any.
 fn error_line(stderr: &[u8]) -> Option<String> {
