@@ -226,10 +226,14 @@ impl<'a, F: Width> Driver<'a, F> {
         let walk_time = walk_start.elapsed();
         // The last offers, so that island 0 writes the job's best.
         self.exchange()?;
-        let final_checkpoint = self.checkpoint().map_err(|e| {
-            // The results are written (or rescued); the last good checkpoint stays in place.
-            tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
-        });
+        let final_checkpoint_failed = match self.checkpoint() {
+            Ok(()) => false,
+            Err(e) => {
+                // The results are written (or rescued); the last good checkpoint stays in place.
+                tracing::error!("the final checkpoint failed ({e:#}); a resume starts from the last good one");
+                true
+            }
+        };
         self.progress.finish();
         let counters = self.job_counters(self.walked())?;
         self.report_sharing(walk_time)?;
@@ -247,7 +251,7 @@ impl<'a, F: Width> Driver<'a, F> {
             bests: self.population.pool.lowest().to_vec(),
             unwritten: Unwritten {
                 schemes: self.results.unwritten,
-                final_checkpoint: final_checkpoint.is_err(),
+                final_checkpoint: final_checkpoint_failed,
             },
         })
     }
