@@ -125,9 +125,10 @@ fn time_run(
     let started = Instant::now();
     let ran = cmd.spawn().and_then(|child| wait_or_stop(child, stop));
     let secs = started.elapsed().as_secs_f64();
+    // A run that ended well before the stop came keeps its time; one killed by it was cut short.
     let error = match &ran {
-        Ok(_) if stop.load(Ordering::Relaxed) => Some("interrupted".to_owned()),
         Ok(done) if done.status.success() => None,
+        Ok(_) if stop.load(Ordering::Relaxed) => Some("interrupted".to_owned()),
         Ok(done) => Some(error_line(&done.stderr).unwrap_or_else(|| done.status.to_string())),
         Err(e) => Some(format!("cannot run {}: {e}", exe.display())),
     };
