@@ -1454,3 +1454,56 @@ fn time_to_rank_interrupted_ends_its_runs_and_leaves_no_temp_folder() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn what_the_audit_found_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    // Strassen without its last term: a description, then exit 1.
+    let strassen = std::fs::read_to_string(data("2x2x2-r7-strassen.m")).unwrap();
+    let lines: Vec<&str> = strassen.lines().collect();
+    let last_term = lines.len() - 2;
+    let mut broken = lines[..last_term].join("\n");
+    broken = broken.trim_end_matches(',').to_owned() + "\n}\n";
+    let six = dir.path().join("six.m");
+    std::fs::write(&six, broken).unwrap();
+    let out = flipgraph(&["info", six.to_str().unwrap()]);
+    assert!(text(&out).contains("rank:      6"), "{}", text(&out));
+    assert!(text(&out).contains("valid over: nothing"), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("six.m: not a valid scheme"), "{}", text(&out));
+
+    let strassen = data("2x2x2-r7-strassen.m");
+    // The exit codes: 2 for clap's usage errors, 1 for the program's.
+    let cases: [(&[&str], &str, i32); 3] = [
+        (
+            &["lift", strassen.to_str().unwrap(), "--bits", "9999"],
+            "9999 is not in 2..=40",
+            2,
+        ),
+        (
+            &["bench", "--time-to-rank", "2x2x2:7", "--sizes", "3", "--runs", "1"],
+            "--sizes is for throughput runs",
+            1,
+        ),
+        (
+            &[
+                "search",
+                "--size",
+                "2",
+                "--backend",
+                "cpu",
+                "--threads",
+                "100000",
+                "--time",
+                "1s",
+            ],
+            "--threads 100000: ",
+            1,
+        ),
+    ];
+    for (args, want, code) in cases {
+        let out = flipgraph(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
+    }
+}

@@ -1,7 +1,7 @@
 //! The library's refusals in the command line's words: the flag that asked for what was
 //! refused, and the flag that changes it.
 
-use flipgraph_search::engine::{GpuLimit, Refusal};
+use flipgraph_search::engine::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 use flipgraph_search::search::output::FolderError;
 use flipgraph_search::search::recipe::RecipeError;
 use flipgraph_search::search::session::SearchError;
@@ -51,6 +51,11 @@ fn refusal(refusal: &Refusal) -> String {
         Refusal::NotInvariant { group } => {
             format!("--symmetry {group} walks {}-invariant schemes only", group.label())
         }
+        Refusal::TooManyThreads { threads, cores } => format!(
+            "--threads {threads}: {cores} cores take at most {} ({} a core); more only take turns",
+            MAX_THREADS_PER_CORE * cores,
+            MAX_THREADS_PER_CORE
+        ),
         Refusal::GpuEngine => "--backend gpu".into(),
     }
 }

@@ -13,7 +13,8 @@ use flipgraph_core::{IntScheme, Position, Scheme};
 use crate::schemes::read_checked;
 
 /// Describe a scheme: shape, rank, ring, factor weights, the additions of the plain evaluation
-/// and the flips it offers.
+/// and the flips it offers. Exits 1 when the scheme is valid over no ring (after describing
+/// it).
 #[derive(clap::Args)]
 pub struct Args {
     /// The scheme (any readable format).
@@ -22,6 +23,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let checked = read_checked(&args.file)?;
+    let valid = checked.ring().is_some();
     let file = &checked.file;
     println!("file:      {}", args.file.display());
     println!("format:    {}", file.format);
@@ -60,7 +62,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ""
     };
     println!("flip pairs (F2): {pairs}{sink}");
-    Ok(ExitCode::SUCCESS)
+    match valid {
+        true => Ok(ExitCode::SUCCESS),
+        false => {
+            eprintln!("error: {}: not a valid scheme over any ring", args.file.display());
+            Ok(ExitCode::FAILURE)
+        }
+    }
 }
 
 /// Whether `scheme` is C3-invariant, and the groups a symmetric search can walk it under

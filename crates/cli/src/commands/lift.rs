@@ -18,8 +18,9 @@ pub struct Args {
     /// Random sign vectors to try before the general lift.
     #[arg(long, default_value_t = DEFAULT_TRIES)]
     tries: usize,
-    /// Lift the general system up to 2^BITS.
-    #[arg(long, default_value_t = DEFAULT_BITS)]
+    /// Lift the general system up to 2^BITS (2 to 40: products of three coefficients must fit
+    /// 128-bit integers).
+    #[arg(long, default_value_t = DEFAULT_BITS, value_parser = clap::value_parser!(u32).range(2..=40))]
     bits: u32,
     #[command(flatten)]
     write: WriteArgs,

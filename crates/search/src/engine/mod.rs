@@ -22,7 +22,7 @@ use flipgraph_core::{Scheme, Shape};
 use crate::search::portfolio::{scaled_floor, LONE};
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
-pub use refusal::{GpuLimit, Refusal};
+pub use refusal::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 pub use width::{refuse_wide_symmetry, Width};
 
 /// Which engine a search asks for.
@@ -294,6 +294,13 @@ impl EngineSpec {
     /// The CPU engine on all (or `threads`) cores, walking schemes of `shape`.
     pub fn open_cpu<F: Width>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
         let threads = self.threads.unwrap_or_else(cores);
+        if threads > MAX_THREADS_PER_CORE * cores() {
+            return Err(Refusal::TooManyThreads {
+                threads,
+                cores: cores(),
+            }
+            .into());
+        }
         let walkers = self.walkers.unwrap_or(self.walkers_per_thread * threads);
         check_cpu_memory(shape, self.start_rank, walkers, available_memory())?;
         let config = self.walk_config(Kind::Cpu);

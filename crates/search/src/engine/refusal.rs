@@ -5,6 +5,9 @@ use flipgraph_core::Shape;
 
 use super::Group;
 
+/// CPU threads a core at most.
+pub const MAX_THREADS_PER_CORE: usize = 8;
+
 /// A walk an engine cannot take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
@@ -23,6 +26,11 @@ pub enum Refusal {
     /// A start that is not invariant under the group walked.
     #[error("a walk of the group {group} takes {}-invariant schemes only", .group.label())]
     NotInvariant { group: Group },
+    /// More CPU threads than [`MAX_THREADS_PER_CORE`] a core: they would only take turns, and
+    /// their switching costs the system time (500 threads on 2 cores: 6.9 s of it in a 3 s
+    /// search).
+    #[error("{threads} CPU threads on {cores} cores: at most {} ({MAX_THREADS_PER_CORE} a core)", MAX_THREADS_PER_CORE * .cores)]
+    TooManyThreads { threads: usize, cores: usize },
     /// The GPU engine, asked for by name, did not open (the cause follows in the chain).
     #[error("the GPU engine did not open")]
     GpuEngine,

@@ -27,9 +27,9 @@ use crate::search::{self, Driver, SearchConfig};
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s
   flipgraph bench --time-to-rank 4x5x5:73 --runs 10 --jobs 4 --timeout 100s   (one GPU a run)")]
 pub struct Args {
-    /// Sizes (square N or NxMxP), comma separated.
-    #[arg(long, value_delimiter = ',', default_value = "3,4,5,6,7,8")]
-    sizes: Vec<Shape>,
+    /// Sizes (square N or NxMxP), comma separated [default: 3,4,5,6,7,8].
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<Shape>>,
     /// Walk factors of this many bits, 64 or 128 (default: 64 where the format fits them, else
     /// 128, on the CPU). 128 on a format up to 8x8x8 measures the wide walk against the 64-bit
     /// one.
@@ -130,8 +130,17 @@ fn parse_time_to_rank(s: &str) -> Result<(Shape, usize), String> {
     ))
 }
 
+/// The sizes a throughput run measures without --sizes: the cubes 3 to 8.
+fn default_sizes() -> Vec<Shape> {
+    (3..=8).map(|n| Shape::square(n).expect("3 to 8 are sizes")).collect()
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.time_to_rank {
+        // Not a clap conflict: clap then excuses --jobs's `requires` (see the tests).
+        Some(_) if args.sizes.is_some() => {
+            anyhow::bail!("--sizes is for throughput runs; --time-to-rank names its own format")
+        }
         Some((shape, rank)) => time_to_rank::time_to_rank(&args, shape, rank),
         None => throughput(&args),
     }
@@ -154,8 +163,10 @@ fn starts(args: &Args) -> Result<Vec<Start>> {
         };
         return args
             .sizes
-            .iter()
-            .map(|&shape| {
+            .clone()
+            .unwrap_or_else(default_sizes)
+            .into_iter()
+            .map(|shape| {
                 Ok(Start {
                     name: format!("{shape}{cubes}"),
                     scheme: recipe.naive_start(shape)?,
