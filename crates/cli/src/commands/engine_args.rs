@@ -135,6 +135,14 @@ pub struct EngineArgs {
     /// Where walkers restart (default: pool; with --cubes: independent).
     #[arg(help_heading = "Schedule", long)]
     pub restarts: Option<RestartsArg>,
+    /// Percent of the walkers a new best leaves behind that restart from it at once (default
+    /// 100).
+    ///
+    ///  Percent of the walkers a better scheme of the pool leaves behind that restart from it at
+    /// once (default 100: all, so every walker hunts the next rank from the new best's lineage).
+    /// The others walk their own lineage on until their patience ends (--restarts pool only).
+    #[arg(help_heading = "Schedule", long, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub follow: Option<u32>,
     /// Ranks the pool keeps, from its best up (default 5).
     ///
     ///  Ranks the pool keeps, from its best up (default 5): a restart from the pool takes the best
@@ -242,6 +250,7 @@ impl EngineArgs {
             gpu_partners: self.gpu_partners.map(Into::into),
             patience: self.patience,
             restarts: self.restarts.map(Into::into),
+            follow: self.follow,
             pool_ranks: self.pool_ranks,
             ladder: self.ladder.map(Into::into),
             rung_stall: self.rung_stall,
@@ -390,6 +399,7 @@ pub(crate) mod tests {
         assert_eq!((told.patience(), told.restarts()), (Patience::Fixed(7), Restarts::Pool));
         assert_eq!(told.pool_ranks(), crate::search::POOL_RANKS);
         assert_eq!(recipe(&["--pool-ranks", "3"]).pool_ranks(), 3);
+        assert_eq!(recipe(&["--follow", "30"]).follow, Some(30));
         let plain = recipe(&["--symmetry", "c3"]);
         assert_eq!(
             (plain.patience(), plain.restarts()),

@@ -32,6 +32,10 @@ pub struct SearchConfig {
     pub best_known: Option<usize>,
     /// Where walkers restart.
     pub restarts: Restarts,
+    /// Of the walkers a new best of the pool leaves behind, the percent that restart from the
+    /// pool at once (under pool restarts); the others walk their own lineage on until their
+    /// patience ends ([`FOLLOW`] by default).
+    pub follow: u32,
     /// The `--cubes` patterns of a search from fixed cubes, kept in its checkpoints.
     pub cubes: Vec<String>,
     /// For a search of invariant schemes, the group and whether its fixed terms are frozen:
@@ -100,6 +104,10 @@ impl Patience {
     }
 }
 
+/// The percent of walkers behind a new best that restart from the pool at once, by default:
+/// all of them.
+pub const FOLLOW: u32 = 100;
+
 /// Schemes kept per rank in the pool by default.
 pub const POOL_PER_RANK: usize = 64;
 
@@ -132,6 +140,7 @@ impl SearchConfig {
             checkpoint_every: Duration::from_secs(5),
             best_known: best_known_rank(shape),
             restarts: Restarts::Pool,
+            follow: FOLLOW,
             cubes: Vec::new(),
             symmetric: None,
             sparsity: Sparsity::default(),

@@ -182,7 +182,7 @@ impl<F: FactorBits> Pool<F> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::search::POOL_RANKS as LEVELS;
     use flipgraph_core::Shape;
@@ -190,7 +190,7 @@ mod tests {
     /// The naive scheme of `shape` with its first `split` terms each split in two (its rank
     /// the naive one plus `split`), on the `bit`-th bit of factor C other than the term's own
     /// one-hot bit, so that neither half is zero and distinct `bit`s give distinct schemes.
-    fn split_naive(shape: Shape, split: usize, bit: u32) -> Verified {
+    pub(in crate::search) fn split_naive(shape: Shape, split: usize, bit: u32) -> Verified {
         let mut terms = Scheme::naive(shape).into_terms();
         for _ in 0..split {
             let t = terms.remove(0);

@@ -126,6 +126,9 @@ pub struct Recipe {
     pub patience: Option<u64>,
     /// Where walkers restart.
     pub restarts: Option<Restarts>,
+    /// Percent of the walkers behind a new best that restart from it at once (None:
+    /// [`FOLLOW`](super::FOLLOW)).
+    pub follow: Option<u32>,
     /// Ranks the pool keeps.
     pub pool_ranks: Option<usize>,
     /// Whether a search from the naive scheme climbs a ladder.
@@ -170,6 +173,7 @@ impl Default for Recipe {
             gpu_partners: None,
             patience: None,
             restarts: None,
+            follow: None,
             pool_ranks: None,
             ladder: None,
             rung_stall: None,
@@ -289,6 +293,7 @@ impl Recipe {
         let steps = spec.steps_per_round(engine.timed_rounds(), engine.walkers());
         SearchConfig {
             restarts: self.restarts(),
+            follow: self.follow.unwrap_or(super::FOLLOW).min(100),
             pool_ranks: self.pool_ranks(),
             cubes: self.cubes.clone(),
             symmetric: (spec.symmetry != Group::Trivial).then_some((spec.symmetry, spec.fixed_terms)),

@@ -29,6 +29,9 @@ struct WalkerState {
     pool_best: usize,
     /// Where the walker's present walk began, for the record of who found what.
     origin: Origin,
+    /// Whether a better scheme of the pool makes it restart at once (else it walks its own
+    /// lineage on until its patience ends): drawn at each load, from the search's `follow`.
+    follows: bool,
 }
 
 impl WalkerState {
@@ -87,6 +90,7 @@ pub(super) struct Population<F: FactorBits> {
     pub styles: Styles,
     rng: WyRand,
     restarts: Restarts,
+    follow: u32,
 }
 
 /// The seed of the driver's own random stream (restart choices), island 0's or a lone search's.
@@ -125,6 +129,7 @@ impl<F: FactorBits> Population<F> {
                     style: Style::of_walker(walker),
                     steps: 0,
                 },
+                follows: true,
             })
             .collect();
         Ok(Population {
@@ -134,6 +139,7 @@ impl<F: FactorBits> Population<F> {
             styles: Styles::new(choose_styles),
             rng: WyRand::new(stream_seed(config.seed, 0)),
             restarts: config.restarts,
+            follow: config.follow,
         })
     }
 
@@ -168,6 +174,8 @@ impl<F: FactorBits> Population<F> {
         };
         let pool_best = self.pool.best_rank().expect("non-empty pool");
         let style = self.styles.choose(w, &mut self.rng);
+        // No draw where all follow: the default's random stream is as it was.
+        let follows = self.follow >= 100 || (self.rng.below(100) as u32) < self.follow;
         self.walkers[w] = WalkerState {
             best_rank: scheme.rank(),
             idle_steps: 0,
@@ -179,6 +187,7 @@ impl<F: FactorBits> Population<F> {
                 style,
                 steps: 0,
             },
+            follows,
         };
         Load { scheme, seed, style }
     }
@@ -206,15 +215,15 @@ impl<F: FactorBits> Population<F> {
         improved
     }
 
-    /// The walkers to restart: those behind the pool's best (under pool restarts) and those
-    /// idle for `patience` steps.
+    /// The walkers to restart: those behind the pool's best that follow it (under pool
+    /// restarts) and those idle for `patience` steps.
     pub fn due(&self, patience: u64) -> Vec<usize> {
         let best = self.pool.best_rank().expect("non-empty pool");
         let pool_restarts = self.restarts == Restarts::Pool;
         (0..self.walkers.len())
             .filter(|&w| {
                 let s = &self.walkers[w];
-                (s.pool_best > best && pool_restarts) || s.idle_steps >= patience
+                (s.pool_best > best && pool_restarts && s.follows) || s.idle_steps >= patience
             })
             .collect()
     }
@@ -222,7 +231,36 @@ impl<F: FactorBits> Population<F> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Origin, Style, WalkerState};
+    use super::{Origin, Population, Style, WalkerState};
+    use crate::search::pool::tests::split_naive;
+    use crate::search::{Patience, SearchConfig};
+    use flipgraph_core::Shape;
+
+    /// The walkers `due` to restart (patience never ends) after a better scheme than their
+    /// start joined the pool, out of 64, when `follow` percent follow it.
+    fn behind_and_due(follow: u32) -> usize {
+        let shape = Shape::square(3).unwrap();
+        let config = SearchConfig {
+            follow,
+            ..SearchConfig::new(shape, 20, 1, 1000, Patience::Fixed(u64::MAX))
+        };
+        let start = split_naive(shape, 1, 0);
+        let mut population = Population::new(&config, vec![start.into_scheme()], 64, false).unwrap();
+        for w in 0..64 {
+            population.restart(w);
+        }
+        assert!(population.due(u64::MAX).is_empty(), "none behind yet");
+        assert!(population.pool.insert(split_naive(shape, 0, 0)));
+        population.due(u64::MAX).len()
+    }
+
+    #[test]
+    fn a_better_scheme_restarts_the_share_of_walkers_that_follow() {
+        assert_eq!(behind_and_due(100), 64);
+        assert_eq!(behind_and_due(0), 0);
+        let half = behind_and_due(50);
+        assert!((16..=48).contains(&half), "{half} of 64");
+    }
 
     #[test]
     fn a_walk_is_credited_only_with_ranks_below_the_pools_best_at_its_load() {
@@ -239,6 +277,7 @@ mod tests {
                 style: Style::Hold,
                 steps: 0,
             },
+            follows: true,
         };
         // From the start scheme (100) down to 80, where the pool holds 77 already: nothing new.
         assert_eq!(walker(100, 77).gain(80), 0);

@@ -36,7 +36,7 @@ fn time_to_rank_runs_get_the_engine_flags_as_given() {
         engine(&["--symmetry", "none", "--patience", "9", "--sparse", "off"]),
         engine(&["--sparse", "all"]),
         engine(&["--ladder", "off"]),
-        engine(&["--ladder", "on", "--rung-stall", "1.5s"]),
+        engine(&["--ladder", "on", "--rung-stall", "1.5s", "--follow", "25"]),
         engine(&["--symmetry", "c3", "--cubes", "10001,01010", "--fixed-terms", "free"]),
         engine(&["--symmetry", "z2", "--backend", "gpu"]),
         engine(&C6_6X6X6),
