@@ -1084,6 +1084,10 @@ fn time_to_rank_runs_side_by_side_and_reports_each_seed() {
         "{json}"
     );
     assert_eq!(json["jobs"].as_u64(), Some(2), "{json}");
+    // What the runs walked on: no GPU on the CPU, the host's cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    assert_eq!(json["machine"]["gpus"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["machine"]["cpu_cores"].as_u64(), Some(cores), "{json}");
     let by_seed = json["by_seed"].as_array().unwrap();
     let seeds: Vec<_> = by_seed.iter().map(|r| r["seed"].as_u64()).collect();
     assert_eq!(seeds, [Some(3), Some(1), Some(2)], "{json}");

@@ -78,6 +78,16 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
     Ok(report(args, (shape, rank), lanes.len(), &in_seed_order(ended)))
 }
 
+/// What the runs walked on, kept beside their times: the GPUs' names where they walk on GPUs
+/// (None where the driver could not say), the host's cores, and this build's version.
+fn machine(engine: &EngineArgs) -> serde_json::Value {
+    let gpus = match host_gpus(engine) {
+        Ok(n) if n > 0 => crate::engine::gpu::devices().ok(),
+        _ => None,
+    };
+    json!({ "gpus": gpus, "cpu_cores": cores(), "flipgraph": env!("CARGO_PKG_VERSION") })
+}
+
 /// The lanes of `jobs` runs side by side on a host of `gpus` GPUs (none: on the CPU), each on
 /// a GPU or cores of its own: refused where they would share them, which would skew the times.
 pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Result<Vec<EngineArgs>> {
@@ -235,7 +245,7 @@ fn report(args: &Args, (shape, rank): (Shape, usize), jobs: usize, ends: &[(u64,
         "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
         "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
         "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": jobs,
-        "generalized_flips": !args.engine.no_generalized_flips,
+        "generalized_flips": !args.engine.no_generalized_flips, "machine": machine(&args.engine),
     });
     if args.json {
         println!("{result}");
