@@ -1,7 +1,7 @@
 //! End-to-end tests of the `flipgraph` binary: verify, convert, info and bad input.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 mod common;
 
@@ -1510,4 +1510,148 @@ fn what_the_audit_found_is_refused_with_the_reason() {
         assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
         assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
     }
+}
+
+#[test]
+fn no_command_writes_over_its_input_or_a_search_s_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let strassen = std::fs::read_to_string(data("2x2x2-r7-strassen.m")).unwrap();
+    std::fs::write(d("s.m"), &strassen).unwrap();
+    let search_into = |out: &str| {
+        let args = [
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--size",
+            "2",
+            "--time",
+            "1s",
+        ];
+        flipgraph(&[&args[..], &["--quiet", "--out", &d(out)]].concat())
+    };
+    // A search's folder: its checkpoint and results must survive a plot aimed at them.
+    let out = search_into("run");
+    assert!(out.status.success(), "{}", text(&out));
+    let checkpoint = std::fs::read(dir.path().join("run/checkpoint.json")).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let two_names = [d("a.json"), format!("{}/../a.json", sub.display())];
+    let (run, checkpoint_path, scheme, islands) = (d("run"), d("run/checkpoint.json"), d("s.m"), d("i"));
+    let cases: [(Vec<&str>, &str, i32); 4] = [
+        (
+            vec!["plot", &run, "-o", &checkpoint_path],
+            "give a name ending in .svg",
+            2,
+        ),
+        (vec!["codegen", &scheme, "-o", &scheme], "is the input", 1),
+        (
+            vec![
+                "split",
+                &scheme,
+                "--dim",
+                "p",
+                "--at",
+                "1",
+                &two_names[0],
+                &two_names[1],
+            ],
+            "the second part would overwrite the first",
+            1,
+        ),
+        (
+            vec![
+                "search",
+                "--backend",
+                "cpu",
+                "--size",
+                "2",
+                "--time",
+                "1s",
+                "--islands",
+                "5000",
+                "--out",
+                &islands,
+            ],
+            "at most 1024 islands",
+            2,
+        ),
+    ];
+    for (args, want, code) in cases {
+        let out = flipgraph(&args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("run/checkpoint.json")).unwrap(),
+        checkpoint
+    );
+    assert_eq!(std::fs::read_to_string(d("s.m")).unwrap(), strassen);
+    assert!(!dir.path().join("a.json").exists(), "nothing written");
+
+    // A new search refuses a folder of scheme files without a checkpoint, and leaves them be.
+    std::fs::create_dir(dir.path().join("mine")).unwrap();
+    std::fs::write(d("mine/2x2x2-r7.m"), &strassen).unwrap();
+    let out = search_into("mine");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("holds scheme files but no checkpoint (such as 2x2x2-r7.m)"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(std::fs::read_to_string(d("mine/2x2x2-r7.m")).unwrap(), strassen);
+}
+
+/// A command whose standard output fails ends with an error line and exit 1, not a panic.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .arg("known")
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("error: cannot write to standard output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A reader of `--json` that goes away (`| head`) stops the lines, not the search: it runs to
+/// its time and writes its final checkpoint.
+#[test]
+fn a_search_outlives_the_reader_of_its_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut search = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--size",
+            "4",
+            "--time",
+            "3s",
+            "--json",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(search.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(search.stdout.take());
+    let ended = search.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(0), "{err}");
+    assert!(err.contains("no more JSON lines there, the search goes on"), "{err}");
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("checkpoint.json")).unwrap()).unwrap();
+    assert!(checkpoint["elapsed_s"].as_f64().unwrap() >= 2.5, "{checkpoint}");
 }

@@ -112,6 +112,7 @@ fn folder(error: &FolderError) -> String {
             format!("continue it with --resume {} or choose another --out", root.display())
         }
         FolderError::NotAFolder { .. } => "--out names the folder a search writes into".to_owned(),
+        FolderError::HoldsSchemes { .. } => "move them or choose another --out".to_owned(),
     };
     format!("{error}; {remedy}")
 }

@@ -63,6 +63,7 @@ fn main() -> ExitCode {
         // A search keeps running to checkpoint and report even when its reader has gone.
         quit_quietly_on_a_closed_pipe();
     }
+    fail_cleanly_when_stdout_fails();
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Verify(args) => commands::verify::run(args),
@@ -104,6 +105,28 @@ fn quit_quietly_on_a_closed_pipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// A command whose standard output fails (`> /dev/full`, a pipe closed under a campaign) ends
+/// with an error line and exit 1 rather than `println!`'s panic (exit 101 and a backtrace note).
+/// Searches print their JSON lines without panicking (`progress::json_line`) and run on.
+fn fail_cleanly_when_stdout_fails() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied());
+        match message.and_then(|m| m.strip_prefix("failed printing to stdout: ")) {
+            Some(why) => {
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "error: cannot write to standard output: {why}");
+                std::process::exit(1);
+            }
+            None => default(info),
+        }
+    }));
 }
 
 /// Colour only on a terminal, and never when NO_COLOR is set (<https://no-color.org>).

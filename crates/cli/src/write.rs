@@ -1,7 +1,7 @@
 //! How a command writes the scheme it makes: `--to`, `--output`, `--mod2`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use flipgraph_core::formats::{self, Format, Ring};
@@ -21,6 +21,25 @@ pub struct WriteArgs {
     /// Reduce the coefficients mod 2.
     #[arg(long)]
     pub mod2: bool,
+}
+
+/// Whether two paths name one file: the same path, or the same file by another name
+/// (`./a.json` and `a.json`, `sub/../a.json`, a link), whether or not it exists yet.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// `path` with its links and `..` resolved: itself where it exists, else its folder's resolved
+/// path joined with its name.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = path.canonicalize() {
+        return Some(real);
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.canonicalize().ok()?,
+        _ => std::env::current_dir().ok()?,
+    };
+    Some(folder.join(path.file_name()?))
 }
 
 /// A format that has a writer (for flags that choose output formats).

@@ -2,7 +2,7 @@
 //! reads valid schemes, builds the new ones with flipgraph-core's algebra, verifies them and
 //! writes them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -12,7 +12,7 @@ use flipgraph_core::{IntScheme, Shape};
 
 use super::known::{self, sorted_dims};
 use crate::schemes::read_valid;
-use crate::write::{write_verified, WriteArgs};
+use crate::write::{same_file, write_verified, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
     match s {
@@ -179,12 +179,6 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
         write_verified(&part, &write, what)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether two paths name one file: the same path, or (where both exist) the same file by
-/// another name.
-fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// The lowest-rank construction of `shape` from the best verified schemes under `results`, built

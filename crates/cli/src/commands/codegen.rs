@@ -11,6 +11,7 @@ use flipgraph_core::IntScheme;
 
 use crate::atomic_file::write_atomic;
 use crate::schemes::read_checked;
+use crate::write::same_file;
 
 /// Write a Rust function that multiplies an n x m by an m x p matrix with the scheme's
 /// multiplications: generic over a ring for schemes valid over Z, XOR/AND on u64 bit-slices
@@ -164,6 +165,9 @@ const MAX_COEFFICIENT: u64 = 64;
 pub fn run(args: Args) -> Result<ExitCode> {
     if args.lang != "rust" {
         bail!("unknown language '{}': only rust is supported", args.lang);
+    }
+    if let Some(out) = args.output.as_ref().filter(|out| same_file(out, &args.input)) {
+        bail!("{} is the input: the code would overwrite the scheme", out.display());
     }
     let checked = read_checked(&args.input)?;
     let largest = checked

@@ -18,9 +18,19 @@ use crate::search::output::{Checkpoint, EVENTS};
 pub struct Args {
     /// The search's output folder (it holds events.jsonl).
     dir: PathBuf,
-    /// The SVG to write (default: DIR/progress.svg).
-    #[arg(short, long)]
+    /// The SVG to write (default: DIR/progress.svg); its name must end in .svg, so that no
+    /// search file (checkpoint, events, schemes) is written over.
+    #[arg(short, long, value_parser = parse_svg_path)]
     output: Option<PathBuf>,
+}
+
+/// A path whose name ends in `.svg`.
+fn parse_svg_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
+        true => Ok(path),
+        false => Err(format!("{s}: plot writes SVG; give a name ending in .svg")),
+    }
 }
 
 /// A run of a search: (search time in s, value) points, in time order. A resumed search starts a

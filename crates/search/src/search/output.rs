@@ -340,6 +340,13 @@ pub enum FolderError {
     /// The path is a file.
     #[error("{} is not a folder", .dir.display())]
     NotAFolder { dir: PathBuf },
+    /// A new search asked for a folder that holds scheme files named as results are (`file`),
+    /// but no checkpoint: the search would write over them.
+    #[error(
+        "{} holds scheme files but no checkpoint (such as {file}): a new search would write over them",
+        .dir.display()
+    )]
+    HoldsSchemes { dir: PathBuf, file: String },
 }
 
 /// Takes the folder's lock: an exclusive `flock` on the folder itself (held on an open
@@ -379,8 +386,41 @@ fn take_folder(dir: &Path, root: &Path, resume: bool) -> Result<File> {
         }
         .into());
     }
+    if let Some(file) = (!resume).then(|| result_file_in(dir)).flatten() {
+        return Err(FolderError::HoldsSchemes {
+            dir: dir.to_path_buf(),
+            file,
+        }
+        .into());
+    }
     remove_stale_temp_files(dir);
     Ok(lock)
+}
+
+/// The name of a regular file in `dir` named as a search names its results (`SHAPE-rRANK.EXT`,
+/// `SHAPE-rRANK-z.EXT`), if any. (A link or folder of such a name is no scheme to keep: the
+/// write refuses a link, and a folder makes it fail into a rescue.)
+fn result_file_in(dir: &Path) -> Option<String> {
+    let files = fs::read_dir(dir).ok()?.filter_map(|e| {
+        let e = e.ok()?;
+        e.file_type()
+            .ok()?
+            .is_file()
+            .then(|| e.file_name().into_string().ok())?
+    });
+    files.into_iter().find(|name| is_result_name(name))
+}
+
+/// Whether `name` is a result's file name: `SHAPE-rRANK.EXT` or `SHAPE-rRANK-z.EXT`.
+fn is_result_name(name: &str) -> bool {
+    let Some((shape, rest)) = name.split_once("-r") else {
+        return false;
+    };
+    let Some((rank, _ext)) = rest.split_once('.') else {
+        return false;
+    };
+    let rank = rank.strip_suffix("-z").unwrap_or(rank);
+    shape.parse::<Shape>().is_ok() && !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Opens one of the folder's own files, never through a symbolic link (a link planted there
@@ -567,10 +607,36 @@ impl Output {
 
 #[cfg(test)]
 mod tests {
-    use super::{rescue, Output};
+    use super::{is_result_name, rescue, FolderError, Output};
     use flipgraph_core::formats::{self, Format};
     use flipgraph_core::verify::Verified;
     use flipgraph_core::{Scheme, Shape};
+
+    #[test]
+    fn a_new_search_refuses_a_folder_of_scheme_files_it_would_write_over() {
+        for name in ["2x2x2-r7.json", "4x4x4-r47-z.m", "3x3x3-r23.txt"] {
+            assert!(is_result_name(name), "{name}");
+        }
+        for name in ["notes-r7.json", "2x2x2-r.json", "2x2x2-r7", "2x2x2-rx.json", "plot.svg"] {
+            assert!(!is_result_name(name), "{name}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(Output::open(dir.path(), vec![Format::PerminovJson], false).is_ok());
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("2x2x2-r7.json"), "mine").unwrap();
+        let err = Output::open(dir.path(), vec![Format::PerminovJson], false)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(err.downcast_ref(), Some(FolderError::HoldsSchemes { file, .. }) if file == "2x2x2-r7.json"),
+            "{err:#}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("2x2x2-r7.json")).unwrap(),
+            "mine"
+        );
+    }
 
     /// Audit item 9: a scheme whose json is larger than the readers take is written as a seed,
     /// which reads back whole.

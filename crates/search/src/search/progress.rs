@@ -151,7 +151,7 @@ impl Progress {
                 *last = Instant::now();
                 tracing::info!("{}", status.line());
             }
-            Mode::Json => println!("{}", status.json()),
+            Mode::Json => json_line(&status.json()),
             _ => {}
         }
     }
@@ -161,7 +161,7 @@ impl Progress {
         match &self.mode {
             #[cfg(feature = "terminal")]
             Mode::Bar(bar) => bar.suspend(|| tracing::info!("{text}")),
-            Mode::Json => println!("{event}"),
+            Mode::Json => json_line(event),
             Mode::Log { .. } => tracing::info!("{text}"),
             Mode::Quiet => {}
         }
@@ -171,6 +171,24 @@ impl Progress {
         #[cfg(feature = "terminal")]
         if let Mode::Bar(bar) = &self.mode {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Prints a JSON line to standard output. Once that fails (its reader went away: `| head`, a
+/// closed pipe, a full disk), says so once and prints no more; the search goes on, and its
+/// events.jsonl keeps every line.
+pub fn json_line(line: &serde_json::Value) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static GONE: AtomicBool = AtomicBool::new(false);
+    if GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        if !GONE.swap(true, Ordering::Relaxed) {
+            tracing::warn!("cannot print to standard output ({e}); no more JSON lines there, the search goes on");
         }
     }
 }

@@ -356,7 +356,7 @@ impl Search {
         let together = island.is_some();
         let climbed = climb.to(shape, stop, island, |event| {
             if self.json && speaks {
-                println!("{event}");
+                super::progress::json_line(event);
             }
             if let Err(e) = out.event(event) {
                 tracing::warn!("{e:#}");

@@ -64,27 +64,24 @@ pub fn report(ended: &Ended, json: bool) -> bool {
                 "cut_short": c.cut_short,
             })
         });
-        println!(
-            "{}",
-            serde_json::json!({
-                "event": "end",
-                "climb": climb,
-                "stop": stop.name(),
-                "shape": shape.to_string(),
-                "best_rank": best_rank,
-                "best_known": best_known,
-                "records": records,
-                "seconds": secs,
-                "vertices": counters.vertices,
-                "steps": counters.steps,
-                "vertices_per_s": counters.vertices as f64 / secs,
-                "out": out_dir.display().to_string(),
-                "unwritten": {
-                    "schemes": unwritten.schemes,
-                    "final_checkpoint": unwritten.final_checkpoint,
-                },
-            })
-        );
+        crate::search::progress::json_line(&serde_json::json!({
+            "event": "end",
+            "climb": climb,
+            "stop": stop.name(),
+            "shape": shape.to_string(),
+            "best_rank": best_rank,
+            "best_known": best_known,
+            "records": records,
+            "seconds": secs,
+            "vertices": counters.vertices,
+            "steps": counters.steps,
+            "vertices_per_s": counters.vertices as f64 / secs,
+            "out": out_dir.display().to_string(),
+            "unwritten": {
+                "schemes": unwritten.schemes,
+                "final_checkpoint": unwritten.final_checkpoint,
+            },
+        }));
     }
     if unwritten.schemes > 0 {
         let what = match unwritten.schemes {

@@ -91,7 +91,7 @@ pub struct Args {
     ///
     /// The islands share their best schemes as an MPI job's processes do; island 0 writes the
     /// results, island K its checkpoint in OUT/island-K (a resume takes any number of islands).
-    #[arg(help_heading = "Islands", long, value_parser = at_least_one::<usize>)]
+    #[arg(help_heading = "Islands", long, value_parser = parse_islands)]
     pub islands: Option<usize>,
     /// How often islands (of --islands, or an MPI job's processes) swap their best schemes.
     #[arg(help_heading = "Islands", long, default_value = "5", value_parser = parse_duration)]
@@ -164,6 +164,19 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
 /// the island of a job that `place` says.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
     args.search().run(stop, process_start, place)
+}
+
+/// Islands on threads of one process, at most.
+const MAX_ISLANDS: usize = 1024;
+
+/// `--islands`: 1 to [`MAX_ISLANDS`] (each is a thread with its own engine and pool).
+fn parse_islands(s: &str) -> Result<usize, String> {
+    match at_least_one::<usize>(s)? {
+        n if n > MAX_ISLANDS => Err(format!(
+            "at most {MAX_ISLANDS} islands in one process (an MPI job takes more)"
+        )),
+        n => Ok(n),
+    }
 }
 
 #[cfg(test)]
