@@ -1478,7 +1478,18 @@ fn what_the_audit_found_is_refused_with_the_reason() {
 
     let strassen = data("2x2x2-r7-strassen.m");
     // The exit codes: 2 for clap's usage errors, 1 for the program's.
-    let cases: [(&[&str], &str, i32); 3] = [
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    let cases: [(&[&str], &str, i32); 5] = [
+        (
+            &["convert", readme, "--to", "xml"],
+            "unknown format 'xml' (expected letter, json, txt or seed)",
+            2,
+        ),
+        (
+            &["campaign", "--sizes", "2x2x2", "--backend", "cpu", "--out", readme],
+            "README.md is not a folder; --out names the folder the campaign writes into",
+            1,
+        ),
         (
             &["lift", strassen.to_str().unwrap(), "--bits", "9999"],
             "9999 is not in 2..=40",
@@ -1617,6 +1628,43 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("error: cannot write to standard output"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+
+    // A search whose standard error is full loses its log, not its work: it walks to its time
+    // and writes its results and final checkpoint (it panicked before writing any).
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
+        .args([
+            "search",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--size",
+            "4",
+            "--time",
+            "2s",
+            "--out",
+        ])
+        .arg(dir.path())
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(101), "a panic");
+    let checkpoint: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("checkpoint.json")).unwrap()).unwrap();
+    assert!(checkpoint["elapsed_s"].as_f64().unwrap() >= 1.5, "{checkpoint}");
+    let results = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| {
+        let name = e.ok()?.file_name().into_string().ok()?;
+        name.strip_prefix("4x4x4-r")?
+            .strip_suffix(".json")?
+            .parse::<usize>()
+            .ok()
+    });
+    assert!(
+        results.min().is_some_and(|r| r < 64),
+        "results below the naive 64 written"
+    );
 }
 
 /// A reader of `--json` that goes away (`| head`) stops the lines, not the search: it runs to

@@ -107,9 +107,10 @@ fn quit_quietly_on_a_closed_pipe() {
     }
 }
 
-/// A command whose standard output fails (`> /dev/full`, a pipe closed under a campaign) ends
-/// with an error line and exit 1 rather than `println!`'s panic (exit 101 and a backtrace note).
-/// Searches print their JSON lines without panicking (`progress::json_line`) and run on.
+/// A command whose standard output or error fails (`> /dev/full`, a pipe closed under a
+/// campaign) ends with an error line (where standard error takes it) and exit 1 rather than
+/// `println!`'s panic (exit 101 and a backtrace note). Searches print their JSON lines and log
+/// without panicking (`progress::json_line`, the subscriber) and run on.
 fn fail_cleanly_when_stdout_fails() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -118,13 +119,15 @@ fn fail_cleanly_when_stdout_fails() {
             .downcast_ref::<String>()
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied());
-        match message.and_then(|m| m.strip_prefix("failed printing to stdout: ")) {
-            Some(why) => {
+        let failed = |stream: &str| message?.strip_prefix(&format!("failed printing to {stream}: "));
+        match (failed("stdout"), failed("stderr")) {
+            (Some(why), _) => {
                 use std::io::Write;
                 let _ = writeln!(std::io::stderr(), "error: cannot write to standard output: {why}");
                 std::process::exit(1);
             }
-            None => default(info),
+            (None, Some(_)) => std::process::exit(1),
+            (None, None) => default(info),
         }
     }));
 }
@@ -148,5 +151,8 @@ fn init_tracing(verbose: u8) {
         .with_writer(std::io::stderr)
         .with_ansi(colour_on_stderr())
         .with_target(false)
+        // A full or closed standard error loses log lines, never a search (the subscriber's
+        // own report of the failure went to standard error too, and panicked there).
+        .log_internal_errors(false)
         .init();
 }

@@ -44,7 +44,10 @@ fn resolved(path: &Path) -> Option<PathBuf> {
 
 /// A format that has a writer (for flags that choose output formats).
 pub fn parse_writable(s: &str) -> Result<Format, String> {
-    let f: Format = s.parse()?;
+    // The readers' list names formats that cannot be written: here, only those that can.
+    let f: Format = s
+        .parse()
+        .map_err(|_| format!("unknown format '{s}' (expected letter, json, txt or seed)"))?;
     if f.writable() {
         Ok(f)
     } else {

@@ -145,6 +145,13 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             SHORTEST_TURN.as_secs()
         );
     }
+    // Once, here, rather than as every format's failure.
+    if args.out.exists() && !args.out.is_dir() {
+        anyhow::bail!(
+            "{} is not a folder; --out names the folder the campaign writes into",
+            args.out.display()
+        );
+    }
     #[cfg(feature = "mpi")]
     if let Some(job) = flipgraph_cluster::Job::init()? {
         return job::run(&args, &job, process_start);
