@@ -5,7 +5,7 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 
-use common::{assert_results_verify, bin, data, flipgraph, interrupt, json_lines, json_of, text};
+use common::{assert_results_verify, bin, data, flipgraph, interrupt, json_lines, json_of, search_on_one_thread, text};
 
 /// A scheme of the shared folder beside the checkout (../shared/schemes: GPL files, not copied
 /// into tests/data); a test that needs one fails without it, saying so, rather than pass.
@@ -1633,19 +1633,8 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
     // and writes its results and final checkpoint (it panicked before writing any).
     let dir = tempfile::tempdir().unwrap();
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
-        .args([
-            "search",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--size",
-            "4",
-            "--time",
-            "2s",
-            "--out",
-        ])
+    let out = search_on_one_thread()
+        .args(["--size", "4", "--time", "2s", "--out"])
         .arg(dir.path())
         .stderr(full)
         .output()
@@ -1673,20 +1662,8 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
 fn a_search_outlives_the_reader_of_its_json_lines() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let mut search = Command::new(env!("CARGO_BIN_EXE_flipgraph"))
-        .args([
-            "search",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--size",
-            "4",
-            "--time",
-            "3s",
-            "--json",
-            "--out",
-        ])
+    let mut search = search_on_one_thread()
+        .args(["--size", "4", "--time", "3s", "--json", "--out"])
         .arg(&out)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
