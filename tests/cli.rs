@@ -1479,7 +1479,8 @@ fn what_the_audit_found_is_refused_with_the_reason() {
     let strassen = data("2x2x2-r7-strassen.m");
     // The exit codes: 2 for clap's usage errors, 1 for the program's.
     let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    let cases: [(&[&str], &str, i32); 5] = [
+    let cases: [(&[&str], &str, i32); 6] = [
+        (&["codegen", readme, "--lang", "c"], "[possible values: rust]", 2),
         (
             &["convert", readme, "--to", "xml"],
             "unknown format 'xml' (expected letter, json, txt or seed)",

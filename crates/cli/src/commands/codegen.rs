@@ -21,7 +21,7 @@ pub struct Args {
     /// The scheme (any readable format); it must be valid.
     input: PathBuf,
     /// The language (only rust).
-    #[arg(long, default_value = "rust")]
+    #[arg(long, default_value = "rust", value_parser = ["rust"])]
     lang: String,
     /// Generate the F2 (bit-sliced) function even for a scheme valid over Z.
     #[arg(long)]
@@ -163,9 +163,6 @@ fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize
 const MAX_COEFFICIENT: u64 = 64;
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.lang != "rust" {
-        bail!("unknown language '{}': only rust is supported", args.lang);
-    }
     if let Some(out) = args.output.as_ref().filter(|out| same_file(out, &args.input)) {
         bail!("{} is the input: the code would overwrite the scheme", out.display());
     }
