@@ -1600,6 +1600,14 @@ fn no_command_writes_over_its_input_or_a_search_s_files() {
         std::fs::read(dir.path().join("run/checkpoint.json")).unwrap(),
         checkpoint
     );
+    // Both parts or neither: a second part sent to a folder leaves no first part behind.
+    let out = flipgraph(&["split", &scheme, "--dim", "p", "--at", "1", &two_names[0], &d("sub")]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("is a folder; each part of split goes to a file"),
+        "{}",
+        text(&out)
+    );
     assert_eq!(std::fs::read_to_string(d("s.m")).unwrap(), strassen);
     assert!(!dir.path().join("a.json").exists(), "nothing written");
 

@@ -156,6 +156,17 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
             out.display()
         );
     }
+    // Both parts or neither: a part that cannot go where it is sent is found before either is
+    // written.
+    for out in [&args.first_out, &args.second_out] {
+        if out.is_dir() {
+            bail!("{} is a folder; each part of split goes to a file", out.display());
+        }
+        let folder = out.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+            bail!("{}: no such folder for {}", folder.display(), out.display());
+        }
+    }
     let s = read_valid(&args.input)?;
     let size = s.shape.dims()[args.dim as usize];
     if !(1..size).contains(&args.at) {
