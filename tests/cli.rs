@@ -1459,6 +1459,15 @@ fn time_to_rank_interrupted_ends_its_runs_and_leaves_no_temp_folder() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// Runs each case's arguments and asserts its exit code and a part of what it said.
+fn assert_each_refused(cases: &[(&[&str], &str, i32)]) {
+    for &(args, want, code) in cases {
+        let out = flipgraph(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
+    }
+}
+
 #[test]
 fn what_the_audit_found_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
@@ -1517,11 +1526,7 @@ fn what_the_audit_found_is_refused_with_the_reason() {
             1,
         ),
     ];
-    for (args, want, code) in cases {
-        let out = flipgraph(args);
-        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
-        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
-    }
+    assert_each_refused(&cases);
 }
 
 #[test]
@@ -1552,15 +1557,11 @@ fn no_command_writes_over_its_input_or_a_search_s_files() {
     std::fs::create_dir(&sub).unwrap();
     let two_names = [d("a.json"), format!("{}/../a.json", sub.display())];
     let (run, checkpoint_path, scheme, islands) = (d("run"), d("run/checkpoint.json"), d("s.m"), d("i"));
-    let cases: [(Vec<&str>, &str, i32); 4] = [
+    let cases: [(&[&str], &str, i32); 4] = [
+        (&["plot", &run, "-o", &checkpoint_path], "give a name ending in .svg", 2),
+        (&["codegen", &scheme, "-o", &scheme], "is the input", 1),
         (
-            vec!["plot", &run, "-o", &checkpoint_path],
-            "give a name ending in .svg",
-            2,
-        ),
-        (vec!["codegen", &scheme, "-o", &scheme], "is the input", 1),
-        (
-            vec![
+            &[
                 "split",
                 &scheme,
                 "--dim",
@@ -1574,7 +1575,7 @@ fn no_command_writes_over_its_input_or_a_search_s_files() {
             1,
         ),
         (
-            vec![
+            &[
                 "search",
                 "--backend",
                 "cpu",
@@ -1591,11 +1592,7 @@ fn no_command_writes_over_its_input_or_a_search_s_files() {
             2,
         ),
     ];
-    for (args, want, code) in cases {
-        let out = flipgraph(&args);
-        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
-        assert!(text(&out).contains(want), "{args:?}: {}", text(&out));
-    }
+    assert_each_refused(&cases);
     assert_eq!(
         std::fs::read(dir.path().join("run/checkpoint.json")).unwrap(),
         checkpoint

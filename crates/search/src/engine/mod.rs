@@ -293,13 +293,10 @@ impl EngineSpec {
 
     /// The CPU engine on all (or `threads`) cores, walking schemes of `shape`.
     pub fn open_cpu<F: Width>(&self, shape: Shape) -> Result<Box<dyn Engine<F>>> {
-        let threads = self.threads.unwrap_or_else(cores);
-        if threads > MAX_THREADS_PER_CORE * cores() {
-            return Err(Refusal::TooManyThreads {
-                threads,
-                cores: cores(),
-            }
-            .into());
+        let cores = cores();
+        let threads = self.threads.unwrap_or(cores);
+        if threads > MAX_THREADS_PER_CORE * cores {
+            return Err(Refusal::TooManyThreads { threads, cores }.into());
         }
         let walkers = self.walkers.unwrap_or(self.walkers_per_thread * threads);
         check_cpu_memory(shape, self.start_rank, walkers, available_memory())?;
