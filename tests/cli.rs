@@ -1,25 +1,11 @@
 //! End-to-end tests of the `flipgraph` binary: verify, convert, info and bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 mod common;
 
 use common::{assert_results_verify, bin, data, flipgraph, interrupt, json_lines, json_of, search_on_one_thread, text};
-
-/// A scheme of the shared folder beside the checkout (../shared/schemes: GPL files, not copied
-/// into tests/data); a test that needs one fails without it, saying so, rather than pass.
-fn shared(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/schemes")
-        .join(name);
-    assert!(
-        path.exists(),
-        "this test needs {} (the shared schemes beside the checkout; CI has them)",
-        path.display()
-    );
-    path
-}
 
 /// Writes `bytes` to a temp file named `name` and runs `flipgraph verify` on it.
 fn verify_bytes(name: &str, bytes: &[u8]) -> (Output, String) {
@@ -488,7 +474,7 @@ fn make_and_verify(args: &[&str]) -> String {
 
 #[test]
 fn product_of_strassen_and_the_rank_47_scheme_is_8x8x8_rank_329() {
-    let r47 = shared("4x4x4-r47-km.exp");
+    let r47 = data("4x4x4-r47-flipgraph.json");
     let strassen = data("2x2x2-r7-strassen.m");
     let line = make_and_verify(&["product", strassen.to_str().unwrap(), r47.to_str().unwrap()]);
     assert!(line.contains("8x8x8, rank 329: valid over F2"), "{line}");
@@ -720,7 +706,7 @@ fn generated_code_multiplies_correctly() {
     check_generated_code(&data("2x2x2-r7-strassen.m"), false, &[]);
     check_generated_code(&data("2x2x2-r7-strassen.m"), true, &[]);
     check_generated_code(&data("3x3x8-r55-perminov.json"), true, &[]);
-    check_generated_code(&shared("5x5x5-r93-mp-lifted.exp"), false, &[]);
+    check_generated_code(&data("5x5x5-r93-c3-flipgraph-lifted.json"), false, &[]);
 }
 
 /// Pairs that several linear forms share are computed once: fewer additions than term by
@@ -791,9 +777,9 @@ fn lift_finds_integer_schemes_and_says_when_none_exists() {
     let line = make_and_verify(&["lift", mod2.to_str().unwrap()]);
     assert!(line.contains("2x2x2, rank 7: valid over Z"), "{line}");
 
-    let line = make_and_verify(&["lift", shared("5x5x5-r93-mp.exp").to_str().unwrap()]);
+    let line = make_and_verify(&["lift", data("5x5x5-r93-c3-flipgraph.json").to_str().unwrap()]);
     assert!(line.contains("5x5x5, rank 93: valid over Z"), "{line}");
-    let out = flipgraph(&["lift", shared("4x4x4-r47-km.exp").to_str().unwrap()]);
+    let out = flipgraph(&["lift", data("4x4x4-r47-flipgraph.json").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("no lift exists"), "{}", text(&out));
 }
