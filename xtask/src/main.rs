@@ -1,8 +1,9 @@
 //! Project tasks (the cargo xtask pattern): `cargo xtask <task>`.
 //!
 //! - `search --n 5 [--fresh] [flags...]`: builds the release binary and runs a search with good
-//!   defaults, results in ./results/5 (GPU when usable, else CPU), continuing the search found
-//!   there unless `--fresh`. Further flags go to `flipgraph search`.
+//!   defaults, results in ./results/5x5x5 (the folder `flipgraph search --size 5` writes; GPU
+//!   when usable, else CPU), continuing the search found there unless `--fresh`. Further flags
+//!   go to `flipgraph search`.
 //! - `ptx-check [BINARY]`: builds the kernels (or takes the PTX a built `flipgraph` binary
 //!   embeds), checks that the PTX holds match.any.sync and vote ballot instructions and, when a
 //!   ptxas is at hand, that it assembles for sm_90 with no spills (but in a kernel the build
@@ -17,6 +18,10 @@ type Result<T> = std::result::Result<T, String>;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("search") if args[1..].iter().any(|a| a == "--help" || a == "-h") => {
+            print!("{SEARCH_USAGE}");
+            Ok(())
+        }
         Some("search") => search(&args[1..]),
         Some("ptx-check") => ptx_check(args.get(1).map(PathBuf::from)),
         Some("dist") => build_release().map(|bin| println!("{}", bin.display())),
@@ -44,7 +49,7 @@ fn run(cmd: &mut Command) -> Result<()> {
 fn build_release() -> Result<PathBuf> {
     run(Command::new(env!("CARGO"))
         .current_dir(root())
-        .args(["build", "--release", "-p", "flipgraph"]))?;
+        .args(["build", "--release", "--locked", "-p", "flipgraph"]))?;
     Ok(target_dir(std::env::var_os("CARGO_TARGET_DIR")).join("release/flipgraph"))
 }
 
@@ -56,6 +61,25 @@ fn target_dir(from_env: Option<std::ffi::OsString>) -> PathBuf {
         None => root().join("target"),
     }
 }
+
+/// `cargo xtask search --help`.
+const SEARCH_USAGE: &str = "\
+Builds the release binary and searches one format, from the naive scheme to its best known rank.
+
+Usage: cargo xtask search --n SIZE [--fresh] [FLAGS of flipgraph search]
+
+  --n SIZE   the format: 5 (5x5x5) or 4x4x5; required
+  --fresh    start a new search (in results/SIZE-2, -3, ...) instead of continuing the one
+             in results/SIZE
+  FLAGS      passed on to `flipgraph search` (see `flipgraph search --help`), such as
+             --time 10m, --seed 2, --backend cpu, --out DIR
+
+Results, checkpoint and event log go to results/SIZE (SIZE written NxMxP, as `flipgraph
+search --size` names it); a second run with the same --n continues that search where it
+stopped (Ctrl-C, a kill, or its time limit). On a GPU the search runs until the best known
+rank; on the CPU (no usable GPU, or --backend cpu) it stops after 5 minutes unless --time
+says otherwise.
+";
 
 /// What `cargo xtask search` was asked: the size, whether to start afresh, and the flags that
 /// pass through to `flipgraph search`.
@@ -80,8 +104,20 @@ impl SearchArgs {
                 _ => pass.push(a.clone()),
             }
         }
-        let size = size.ok_or("missing --n (the size, like 5 or 4x4x5)")?;
-        Ok(SearchArgs { size, fresh, pass })
+        let size = size.ok_or("missing --n (the size, like 5 or 4x4x5); --help says more")?;
+        Ok(SearchArgs {
+            size: shape_name(&size),
+            fresh,
+            pass,
+        })
+    }
+}
+
+/// The name `flipgraph search` gives a format's folder: `5` is `5x5x5`; others as given.
+fn shape_name(size: &str) -> String {
+    match size.parse::<u32>() {
+        Ok(n) => format!("{n}x{n}x{n}"),
+        Err(_) => size.to_owned(),
     }
 }
 
@@ -403,6 +439,8 @@ mod tests {
         assert!(SearchArgs::parse(&strings(&["--n"]))
             .unwrap_err()
             .contains("--n needs a size"));
+        // The folder is named as `flipgraph search --size 4` names it.
+        assert_eq!(SearchArgs::parse(&strings(&["--n", "4"])).unwrap().size, "4x4x4");
     }
 
     #[test]

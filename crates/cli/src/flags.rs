@@ -80,6 +80,13 @@ fn recipe(error: &RecipeError) -> String {
         RecipeError::CubesOnResume => {
             "--cubes starts a new search; a resumed one keeps the cubes of its checkpoint".into()
         }
+        RecipeError::StartsBesideResumedCubes { checkpoint, cubes } => format!(
+            "{checkpoint}: a search from the cubes {cubes} restarts from its cube start; --from schemes cannot join it (start a new search --from them instead)"
+        ),
+        RecipeError::ResumedGroup { checkpoint, recorded, asked } => format!(
+            "--symmetry {asked}: the search of {checkpoint} walks {}-invariant schemes, and a resume keeps its group (leave --symmetry out, or --symmetry none to walk them as plain schemes)",
+            recorded.label()
+        ),
         RecipeError::PlainResumeOfCubes { checkpoint, cubes } => format!(
             "{checkpoint}: a search from the cubes {cubes} walks C3-invariant schemes; --symmetry none cannot resume it (start a new search --from one of its results instead)"
         ),

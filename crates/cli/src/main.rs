@@ -22,11 +22,12 @@ struct Cli {
     command: Command,
 }
 
-const EXAMPLES: &str = "Examples:
-  flipgraph verify schemes/*.m               check schemes (exit 0 only when all are valid)
-  flipgraph verify --ring z strassen.m       demand validity over the integers
-  flipgraph convert laderman.m --to json -o laderman.json
-  flipgraph info 4x4x4-r47.exp
+const EXAMPLES: &str = "Examples (from the repository's root; the files are in it):
+  flipgraph search --size 4                  4x4x4 from the naive scheme to the best known rank
+  flipgraph verify tests/data/*.m            check schemes (exit 0 only when all are valid)
+  flipgraph verify --ring z tests/data/2x2x2-r7-strassen.m   demand validity over the integers
+  flipgraph convert tests/data/3x3x3-r23-laderman.m --to json -o laderman.json
+  flipgraph info tests/data/6x6x6-r153-c6-flipgraph.json
   flipgraph known --results results          best known ranks beside the best found";
 
 #[derive(Subcommand)]
@@ -56,6 +57,14 @@ enum Command {
     Replay(commands::path::ReplayArgs),
 }
 
+impl Command {
+    /// Whether the command's log is cut to warnings and errors: `search --quiet`. (A
+    /// campaign's `--quiet` quiets its searches' progress; its own lines, a format each, stay.)
+    fn quiet(&self) -> bool {
+        matches!(self, Command::Search(args) if args.quiet)
+    }
+}
+
 fn main() -> ExitCode {
     let process_start = std::time::Instant::now();
     let cli = Cli::parse();
@@ -64,7 +73,7 @@ fn main() -> ExitCode {
         quit_quietly_on_a_closed_pipe();
     }
     fail_cleanly_when_stdout_fails();
-    init_tracing(cli.verbose);
+    init_tracing(cli.verbose, cli.command.quiet());
     let result = match cli.command {
         Command::Verify(args) => commands::verify::run(args),
         Command::Convert(args) => commands::convert::run(args),
@@ -138,10 +147,13 @@ fn colour_on_stderr() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-fn init_tracing(verbose: u8) {
-    let default = match verbose {
-        0 => "info",
-        1 => "debug",
+/// The log's level: info, debug with -v, trace with -vv; warnings and errors alone under a
+/// command's `--quiet` (which asks for no progress, and the info lines are progress).
+fn init_tracing(verbose: u8, quiet: bool) {
+    let default = match (verbose, quiet) {
+        (0, true) => "warn",
+        (0, false) => "info",
+        (1, _) => "debug",
         _ => "trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()

@@ -244,8 +244,13 @@ impl Replay {
 /// Moves that turn `s` (a valid scheme) into the naive scheme of its shape: splits down to
 /// basis tensors, then cancellation of equal pairs.
 pub fn to_naive(s: &Scheme) -> Vec<Move> {
+    to_basis(s.terms().to_vec())
+}
+
+/// Moves that turn `terms` into the basis tensors of their sum, each once: splits down to
+/// basis tensors, then cancellation of equal pairs. For a valid scheme that is its naive one.
+fn to_basis(mut work: Vec<Term>) -> Vec<Move> {
     let mut moves = Vec::new();
-    let mut work: Vec<Term> = s.terms().to_vec();
     let mut basis = Vec::new();
     while let Some(t) = work.pop() {
         match Position::ALL.into_iter().find(|&p| t.get(p).count_ones() > 1) {
@@ -276,11 +281,38 @@ pub fn to_naive(s: &Scheme) -> Vec<Move> {
     moves
 }
 
-/// A path from `a` to `b` (valid schemes of one shape): `a` to naive, then naive to `b`.
+/// A path from `a` to `b` (valid schemes of one shape). The terms they share stay; the others
+/// of `a` go down to basis tensors, which (the two sums being equal) are those of `b`'s others,
+/// and back up to them. A scheme to itself, or to its terms in another order, is no move.
 pub fn path(a: &Scheme, b: &Scheme) -> Vec<Move> {
-    let mut moves = to_naive(a);
-    moves.extend(to_naive(b).iter().rev().flat_map(Move::inverse));
+    let (a_only, b_only) = unshared(a.terms(), b.terms());
+    let mut moves = to_basis(a_only);
+    moves.extend(to_basis(b_only).iter().rev().flat_map(Move::inverse));
     moves
+}
+
+/// The terms of `a` not in `b` and those of `b` not in `a`, counted as multisets.
+fn unshared(a: &[Term], b: &[Term]) -> (Vec<Term>, Vec<Term>) {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut a_only, mut b_only) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => (i, j) = (i + 1, j + 1),
+            (Some(x), y) if y.is_none_or(|y| x < y) => {
+                a_only.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                b_only.push(*y);
+                j += 1;
+            }
+            (_, None) => unreachable!("the loop runs while a term is left"),
+        }
+    }
+    (a_only, b_only)
 }
 
 /// The text form of a path (see the module docs).
@@ -433,6 +465,34 @@ mod tests {
             }
             assert_eq!(replay.terms(), sorted(start), "{m:?}");
         }
+    }
+
+    #[test]
+    fn a_path_moves_only_the_terms_the_schemes_do_not_share() {
+        let naive = Scheme::naive(Shape::new(2, 2, 3).unwrap());
+        let mut shuffled = naive.terms().to_vec();
+        shuffled.reverse();
+        let shuffled = Scheme::new(naive.shape(), shuffled).unwrap();
+        assert_eq!(path(&naive, &naive), alloc::vec![]);
+        assert_eq!(path(&naive, &shuffled), alloc::vec![]);
+        // A flip of two terms sharing their A factor: a short path, which replays to it.
+        let terms = naive.terms();
+        let (i, j) = (0..terms.len())
+            .flat_map(|i| (i + 1..terms.len()).map(move |j| (i, j)))
+            .find(|&(i, j)| terms[i].a == terms[j].a)
+            .unwrap();
+        let (x, y) = (terms[i], terms[j]);
+        let mut flipped = terms.to_vec();
+        flipped[i] = Term::new(x.a, x.b ^ y.b, x.c);
+        flipped[j] = Term::new(y.a, y.b, x.c ^ y.c);
+        let flipped = Scheme::new(naive.shape(), flipped).unwrap();
+        let moves = path(&naive, &flipped);
+        assert!(!moves.is_empty() && moves.len() < 10, "{moves:?}");
+        let mut replay = Replay::new(naive.terms());
+        for m in &moves {
+            replay.apply(m).unwrap();
+        }
+        assert_eq!(replay.terms(), sorted(flipped.terms().to_vec()));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use flipgraph_core::formats::{read_path, write_f2, Format};
-use flipgraph_search::search::descent::Descent;
+use flipgraph_search::Descent;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();

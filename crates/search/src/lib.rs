@@ -7,22 +7,21 @@
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
-//! use std::time::{Duration, Instant};
+//! use std::time::Duration;
 //!
 //! use flipgraph_core::Shape;
-//! use flipgraph_search::search::recipe::Recipe;
-//! use flipgraph_search::Search;
+//! use flipgraph_search::{Recipe, Search};
 //!
 //! let search = Search {
 //!     time: Some(Duration::from_secs(60)),
 //!     ..Search::new(Shape::square(4).unwrap(), Recipe::default())
 //! };
-//! let ended = search.run(&AtomicBool::new(false), Instant::now(), None)?;
-//! println!("rank {} in {}", ended.best_rank, ended.out_dir.display());
+//! let ended = search.run_until(&AtomicBool::new(false))?;
+//! println!("rank {} in {:?}", ended.best_rank, ended.best_file); // ended.best: the scheme
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 //!
-//! [`search::descent::Descent`] walks a recipe from one scheme in a few lines, without files
+//! [`Descent`] walks a recipe from one scheme in a few lines, without files
 //! (and without the ladder, presets or islands). For more control, drive the parts yourself:
 //!
 //! ```no_run
@@ -52,4 +51,7 @@ pub mod engine;
 pub mod schemes;
 pub mod search;
 
-pub use search::Search;
+pub use search::descent::Descent;
+pub use search::ended::Ended;
+pub use search::recipe::Recipe;
+pub use search::{Search, Summary};

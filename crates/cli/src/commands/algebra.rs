@@ -11,8 +11,9 @@ use flipgraph_core::construction::{self, constructions, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
 use super::known::{self, sorted_dims};
+use crate::atomic_file::write_atomic;
 use crate::schemes::read_valid;
-use crate::write::{same_file, write_verified, WriteArgs};
+use crate::write::{readable_rank, same_file, write_verified, Encoding, Rendered, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
     match s {
@@ -71,7 +72,7 @@ pub struct SplitArgs {
     /// Where to write the second part.
     second_out: PathBuf,
     #[command(flatten)]
-    write: WriteArgs,
+    encoding: Encoding,
 }
 
 /// Build a format's scheme by its best construction (a product, sum, extension or projection
@@ -126,6 +127,7 @@ pub struct SymmetryArgs {
 
 pub fn product(args: ProductArgs) -> Result<ExitCode> {
     let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
+    readable_rank(x.rank().saturating_mul(y.rank()), "product")?;
     let p = algebra::product(&x, &y).context("the product is too large")?;
     write_verified(&p, &args.write, "product")?;
     Ok(ExitCode::SUCCESS)
@@ -138,9 +140,6 @@ pub fn sum(args: SumArgs) -> Result<ExitCode> {
 }
 
 pub fn split(args: SplitArgs) -> Result<ExitCode> {
-    if args.write.output.is_some() {
-        bail!("split writes its parts to FIRST_OUT and SECOND_OUT; -o does not apply");
-    }
     if same_file(&args.first_out, &args.second_out) {
         bail!(
             "FIRST_OUT and SECOND_OUT are both {}: the second part would overwrite the first",
@@ -179,15 +178,25 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
         );
     }
     let (first, second) = algebra::split(&s, args.dim, args.at)?;
-    for (part, path, what) in [
-        (first, args.first_out, "first part"),
-        (second, args.second_out, "second part"),
-    ] {
-        let write = WriteArgs {
-            output: Some(path),
-            ..args.write.clone()
+    let first = Rendered::new(&first, args.encoding, "first part")?;
+    let second = Rendered::new(&second, args.encoding, "second part")?;
+    // Both parts or neither: where the second cannot be written (a full disk, no permission,
+    // /dev/full), the first is taken back.
+    let before = std::fs::metadata(&args.first_out)
+        .is_ok_and(|m| m.is_file())
+        .then(|| std::fs::read(&args.first_out))
+        .transpose()?;
+    first.write(Some(&args.first_out))?;
+    if let Err(e) = second.write(Some(&args.second_out)) {
+        let undone = match &before {
+            Some(bytes) => write_atomic(&args.first_out, bytes),
+            None => std::fs::remove_file(&args.first_out).map_err(Into::into),
         };
-        write_verified(&part, &write, what)?;
+        let first = args.first_out.display();
+        return Err(match undone {
+            Ok(()) => e.context(format!("{first} was taken back: split writes both parts or neither")),
+            Err(u) => e.context(format!("and {first}, written first, could not be taken back: {u:#}")),
+        });
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -214,6 +223,17 @@ pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(In
 }
 
 pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
+    // The construction is built from the best schemes there: it must not take one's place.
+    if let Some(out) = &args.write.output {
+        let inputs = known::ours(&args.results)?;
+        if let Some((_, input)) = inputs.values().find(|(_, input)| same_file(out, input)) {
+            bail!(
+                "-o {}: that is {}, a scheme of the results the construction is built from; name another file",
+                out.display(),
+                input.display()
+            );
+        }
+    }
     let Some((built, plan)) = best_construction(args.shape, &args.results)? else {
         bail!(
             "no construction of {} from the schemes in {}: none of its products, sums, extensions or projections has all its inputs there",

@@ -62,7 +62,7 @@ fn expression(form: &LinearForm, var: &impl Fn(u32) -> String, f2: bool) -> Stri
     if form.is_empty() {
         return (if f2 { "0" } else { "T::default()" }).into();
     }
-    let negated = !f2 && form.iter().all(|&(_, k)| k < 0);
+    let negated = negated(form, f2);
     let mut terms: Vec<(u32, i64)> = form.iter().map(|&(v, k)| (v, if negated { -k } else { k })).collect();
     // A positive term first, so that no term needs a unary minus.
     terms.sort_by_key(|&(_, k)| k < 0);
@@ -83,6 +83,32 @@ fn expression(form: &LinearForm, var: &impl Fn(u32) -> String, f2: bool) -> Stri
     } else {
         expr
     }
+}
+
+/// Whether `form` is written as `-(...)`, a unary negation: every term negative (over Z).
+fn negated(form: &LinearForm, f2: bool) -> bool {
+    !f2 && !form.is_empty() && form.iter().all(|&(_, k)| k < 0)
+}
+
+/// `form` with every sign flipped.
+fn flipped(form: &LinearForm) -> LinearForm {
+    form.iter().map(|&(v, k)| (v, -k)).collect()
+}
+
+/// `s` with each term's A and B factors led by a positive coefficient, the sign moved to C
+/// (`(-a) (x) b (x) c = a (x) b (x) (-c)`): fewer forms need a unary minus.
+fn signs_moved_to_c(s: &IntScheme) -> IntScheme {
+    let mut s = s.clone();
+    for term in &mut s.terms {
+        for at in [0, 1] {
+            if term.factors[at].iter().find(|&&k| k != 0).is_some_and(|&k| k < 0) {
+                for i in [at, 2] {
+                    term.factors[i].iter_mut().for_each(|k| *k = -*k);
+                }
+            }
+        }
+    }
+    s
 }
 
 /// `expr` as an operand of a product: in parentheses unless it is a single variable (the
@@ -119,17 +145,25 @@ fn pair_lines(
     (lines, name)
 }
 
-/// The generated function, and its multiplications and additions.
+/// The generated function, its multiplications, and its additions (unary negations counted as
+/// additions: the few left once signs are moved to C and a product's two are cancelled).
 fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize, usize) {
     let [n, m, p] = s.shape.dims();
+    let s = &signs_moved_to_c(s);
     let [pa, pb, pc] = programs(s, f2, shared);
-    let additions = pa.additions() + pb.additions() + pc.additions();
+    let mut negations = 0;
     let (mut body, a) = pair_lines(&pa, "sa", move |i| format!("a[{}][{}]", i / m as u32, i % m as u32), f2);
     let (lines, b) = pair_lines(&pb, "sb", move |i| format!("b[{}][{}]", i / p as u32, i % p as u32), f2);
     body += &lines;
     let op = if f2 { "&" } else { "*" };
     for (r, (x, y)) in pa.outputs.iter().zip(&pb.outputs).enumerate() {
-        let (x, y) = (operand(expression(x, &a, f2)), operand(expression(y, &b, f2)));
+        // (-x) * (-y) = x * y.
+        let (x, y) = match negated(x, f2) && negated(y, f2) {
+            true => (flipped(x), flipped(y)),
+            false => (x.clone(), y.clone()),
+        };
+        negations += usize::from(negated(&x, f2)) + usize::from(negated(&y, f2));
+        let (x, y) = (operand(expression(&x, &a, f2)), operand(expression(&y, &b, f2)));
         let _ = writeln!(body, "    let m{r} = {x} {op} {y};");
     }
     let (lines, c) = pair_lines(&pc, "sc", |r| format!("m{r}"), f2);
@@ -137,8 +171,10 @@ fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize
     let zero = if f2 { "0" } else { "T::default()" };
     let _ = writeln!(body, "    let mut c = [[{zero}; {p}]; {n}];");
     for (ik, form) in pc.outputs.iter().enumerate() {
+        negations += usize::from(negated(form, f2));
         let _ = writeln!(body, "    c[{}][{}] = {};", ik / p, ik % p, expression(form, &c, f2));
     }
+    let additions = pa.additions() + pb.additions() + pc.additions() + negations;
     let _ = writeln!(body, "    c");
     let doc = format!(
         "/// Multiplies a {n}x{m} by a {m}x{p} matrix with {} multiplications and {additions} additions\n\
@@ -188,7 +224,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let scheme = &checked.file.scheme;
     let (code, mults, adds) = generate(scheme, f2, &args.name, !args.no_shared_pairs);
-    let term_by_term: usize = programs(scheme, f2, false).iter().map(Program::additions).sum();
+    let (_, _, term_by_term) = generate(scheme, f2, &args.name, false);
     match &args.output {
         Some(path) => write_atomic(path, code.as_bytes())?,
         None => print!("{code}"),

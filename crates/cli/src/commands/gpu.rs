@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, ensure, Result};
+use anyhow::{bail, ensure, Context, Result};
 use flipgraph_core::device::{log, Partners};
 use flipgraph_core::group::{is_invariant, Reversal};
 use flipgraph_core::plateau::Style;
@@ -42,7 +42,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         print!("{PTX}");
         return Ok(ExitCode::SUCCESS);
     }
-    let found = devices()?;
+    let found = devices().context(
+        "no GPU can be used here; searches run on the CPU's cores instead (flipgraph search picks the CPU by itself)",
+    )?;
     for (i, name) in found.iter().enumerate() {
         println!("GPU {i}: {name}");
     }

@@ -20,7 +20,8 @@ pub struct Args {
     /// One format (e.g. 4x4x5, 5 or 4x5x12); all 84 up to 8x8x8 when left out.
     shape: Option<Shape>,
     /// List the formats beyond 8x8x8 instead (a dimension of 9 to 16, at most 128 entries per
-    /// matrix); searches walk those whose matrices have at most 64 entries (4x5x12, 2x4x16).
+    /// matrix); searches walk every one of them (factors of up to 128 bits; symmetric walks
+    /// take those of at most 64 entries a matrix).
     #[arg(long, conflicts_with = "shape")]
     wide: bool,
     /// Result folders (searched two levels deep for files named SHAPE-rRANK.EXT, as `search`
@@ -148,7 +149,15 @@ pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> 
         if !dir.is_dir() {
             anyhow::bail!("{}: not a folder", dir.display());
         }
-        collect(dir, 2, &mut candidates)?;
+        let passed_over = collect(dir, 2, &mut candidates)?;
+        if let Some(example) = passed_over.first() {
+            tracing::warn!(
+                "{}: {} file(s) not named SHAPE-rRANK.EXT (as searches name their results) passed over, such as {}",
+                dir.display(),
+                passed_over.len(),
+                example.display()
+            );
+        }
     }
     let mut best = BTreeMap::new();
     for (dims, mut files) in candidates {
@@ -178,20 +187,33 @@ pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> 
     Ok(best)
 }
 
-/// Result files named `SHAPE-rRANK.EXT` under `dir`, `depth` folder levels down.
-fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize, PathBuf)>>) -> Result<()> {
+/// Result files named `SHAPE-rRANK.EXT` under `dir`, `depth` folder levels down; returns the
+/// other files found there, but a search's own (checkpoint, event log, lock, plot), so that a
+/// scheme misnamed is not passed over without a word.
+fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize, PathBuf)>>) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut passed_over = Vec::new();
     for entry in entries {
         let path = entry?.path();
         if path.is_dir() {
             if depth > 0 {
-                collect(&path, depth - 1, into)?;
+                passed_over.extend(collect(&path, depth - 1, into)?);
             }
         } else if let Some((dims, rank)) = result_name(&path) {
             into.entry(dims).or_default().push((rank, path));
+        } else if !is_search_bookkeeping(&path) {
+            passed_over.push(path);
         }
     }
-    Ok(())
+    passed_over.sort();
+    Ok(passed_over)
+}
+
+/// The files a search writes beside its results.
+fn is_search_bookkeeping(path: &Path) -> bool {
+    use crate::search::output::{CHECKPOINT, EVENTS, LOCK};
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    [CHECKPOINT, EVENTS, LOCK].contains(&name) || name.ends_with(".svg") || name.starts_with(".flipgraph-")
 }
 
 /// `4x4x5-r60.json` -> ([4, 4, 5], 60), dims sorted.

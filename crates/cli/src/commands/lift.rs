@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use flipgraph_core::lift::{lift_reporting, LiftStage, DEFAULT_BITS, DEFAULT_TRIES};
+use flipgraph_core::lift::{lift_reporting, LiftError, LiftStage, DEFAULT_BITS, DEFAULT_TRIES};
 
 use crate::schemes::read_checked;
 use crate::write::{write_verified, WriteArgs};
@@ -73,7 +73,33 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         Err(e) => {
             eprintln!("{}: {e}", args.input.display());
+            if let Some(hint) = hint(&e, &args) {
+                eprintln!("hint: {hint}");
+            }
             Ok(ExitCode::FAILURE)
         }
+    }
+}
+
+/// What may still find a lift after `failed`, in the flags' terms; None where nothing can (no
+/// lift exists, or the scheme is not valid over F2).
+fn hint(failed: &LiftError, args: &Args) -> Option<String> {
+    match failed {
+        LiftError::NotFound { .. } => Some(format!(
+            "more sign vectors or digits may find one: --tries {} --bits {}; another scheme of the same rank \
+             (a search's other results, or `flipgraph search --from` this one) may lift where this one does not",
+            args.tries.saturating_mul(10).max(1),
+            (args.bits + 8).min(40)
+        )),
+        LiftError::TooLarge { .. } => Some(format!(
+            "more sign vectors may find one with signs on the support: --tries {}",
+            args.tries.saturating_mul(10).max(1)
+        )),
+        LiftError::NoLift => Some(
+            "no flag changes that; another scheme of the same rank may lift (a search's other results, or \
+             `flipgraph search --from` this one)"
+                .into(),
+        ),
+        LiftError::Invalid => None,
     }
 }

@@ -211,7 +211,13 @@ struct Time {
 impl Time {
     fn of(s: &Series) -> Time {
         let times = || s.rank.iter().chain(&s.speed).flatten().map(|p| p.0);
-        let first = times().filter(|&t| t > 0.0).fold(f64::MAX, f64::min);
+        // The start's own rank, written at once, would stretch the axis over decades where
+        // nothing else happens: the axis opens at the first progress or the first descent.
+        let descents = s.rank.iter().flat_map(|run| run.iter().skip(1)).map(|p| p.0);
+        let first = descents
+            .chain(s.speed.iter().flatten().map(|p| p.0))
+            .filter(|&t| t > 0.0)
+            .fold(f64::MAX, f64::min);
         let start = if first == f64::MAX {
             1e-2
         } else {
@@ -260,14 +266,20 @@ fn draw_ranks(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), Bo
         .y_desc("rank")
         .y_label_formatter(&|r| format!("{r:.0}"))
         .draw()?;
+    // Dots alone: the samples are 10 s apart in a log, and a line between two would draw
+    // a walk that nobody saw.
     for (runs, color, label) in [
         (median, RGBColor(230, 150, 30), "median walker (samples)"),
         (lowest, GREEN, "lowest walker (samples)"),
     ] {
-        draw_runs(&mut chart, time, runs, color, label)?;
-        for run in runs {
-            chart.draw_series(run.iter().map(|&p| Circle::new(time.point(p), 2, color.filled())))?;
-        }
+        let dots = runs
+            .iter()
+            .flatten()
+            .map(|&p| Circle::new(time.point(p), 2, color.filled()));
+        chart
+            .draw_series(dots)?
+            .label(label)
+            .legend(move |(x, y)| Circle::new((x + 10, y), 3, color.filled()));
     }
     for (i, run) in s.rank.iter().enumerate() {
         // A run ends where the next (resumed) one starts, or at the end of the plot.
@@ -406,12 +418,18 @@ fn draw_speeds(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), B
 fn draw_plateau(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), Box<dyn std::error::Error>> {
     let limits = s.plateau.iter().flatten().map(|p| p.1);
     let (p_min, p_max) = limits.fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p), b.max(p)));
+    // A limit that never moved (a fixed --plateau, or walkers whose median stayed) is said so
+    // in the caption rather than left to read off a flat line.
+    let constant = match p_min == p_max {
+        true => format!(": constant at {p_min:.0}"),
+        false => String::new(),
+    };
     let (p_min, p_max) = if p_min > p_max {
         (1.0, 10.0)
     } else {
         (p_min / 2.0, p_max * 2.0)
     };
-    let mut chart = framed(area, format!("{title}median plateau limit (steps)"), false)
+    let mut chart = framed(area, format!("{title}median plateau limit (steps){constant}"), false)
         .build_cartesian_2d(time.range().log_scale(), (p_min..p_max).log_scale())?;
     chart
         .configure_mesh()
@@ -464,6 +482,30 @@ mod tests {
         ] {
             assert!(svg.contains(part), "{part} missing");
         }
+    }
+
+    /// The axis opens at the first descent or progress sample, not at the start rank written at
+    /// once (the left 40% of the plot was empty), and a plateau limit that never moved is
+    /// said to be constant.
+    #[test]
+    fn the_time_axis_opens_where_the_search_starts_to_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let events = [
+            r#"{"event":"improved","search_t":0.001,"rank":64}"#,
+            r#"{"event":"improved","search_t":4.0,"rank":52}"#,
+            r#"{"event":"progress","t":10.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":1000,"walker_ranks":[50,52,60]}"#,
+            r#"{"event":"progress","t":20.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":1000,"walker_ranks":[49,51,60]}"#,
+        ];
+        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
+        let args = Args {
+            dir: dir.path().to_path_buf(),
+            output: None,
+        };
+        let s = read_events(&args).unwrap();
+        assert_eq!(super::Time::of(&s).start, 2.0);
+        let out = dir.path().join("p.svg");
+        draw(&s, "", &out).unwrap();
+        assert!(std::fs::read_to_string(&out).unwrap().contains("constant at 1000"));
     }
 
     /// Audit item 14: values no search writes (5e-324, 1e308, NaN-like strings) made the plot

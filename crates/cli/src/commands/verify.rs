@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use flipgraph_core::formats::Ring;
 
 use crate::schemes::read_checked;
@@ -29,10 +29,18 @@ pub fn parse_ring(s: &str) -> Result<Ring, String> {
 }
 
 /// Prints one line per file on standard output, valid or not (so that a pipe keeps the
-/// failures, in the files' order), and on standard error how many failed.
+/// failures, in the files' order), and on standard error how many failed. Folders (as
+/// `verify DIR/*` names them) are passed over, with a note.
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut failed = 0;
-    for path in &args.files {
+    let (folders, files): (Vec<&PathBuf>, Vec<&PathBuf>) = args.files.iter().partition(|p| p.is_dir());
+    for folder in &folders {
+        eprintln!("{}: a folder, passed over (name the files in it)", folder.display());
+    }
+    if files.is_empty() {
+        bail!("no files to verify: every path given is a folder");
+    }
+    for path in &files {
         let checked = match read_checked(path) {
             Ok(c) => c,
             Err(e) => {
@@ -64,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     if failed > 0 {
-        eprintln!("error: {failed} of {} files are not valid schemes", args.files.len());
+        eprintln!("error: {failed} of {} files are not valid schemes", files.len());
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

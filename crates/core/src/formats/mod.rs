@@ -229,7 +229,8 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if trimmed.is_empty() {
         return Err(ParseError::whole("the file is empty"));
     }
-    if text.contains(seed::BEGIN) {
+    // A line of its own: a note that mentions the block (a README) is not one.
+    if text.lines().any(|line| line.trim_start().starts_with(seed::BEGIN)) {
         return Ok(Format::Seed);
     }
     if text.contains(maple::MARKER) {
@@ -255,11 +256,26 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     {
         return Ok(Format::Letter);
     }
-    Err(ParseError::at(1, "unrecognised scheme format (expected the letter format, a Mathematica list, Perminov JSON or txt, a seed block or Maple triads)"))
+    Err(ParseError::at(1, "not a scheme file: unrecognised scheme format (expected the letter format, a Mathematica list, Perminov JSON or txt, a seed block or Maple triads)"))
 }
 
 /// Reads a scheme from raw bytes, detecting the format.
 pub fn read(bytes: &[u8]) -> Result<SchemeFile, ParseError> {
+    // UTF-16 (with its byte-order mark, or without: NUL bytes between ASCII ones) is not read,
+    // and said so rather than echoed back with its NUL bytes.
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(ParseError::at(
+            1,
+            "UTF-16 text (a byte-order mark): scheme files are UTF-8; save it as UTF-8",
+        ));
+    }
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        return Err(ParseError::at(
+            line,
+            format!("a NUL byte at offset {at}: UTF-16 or binary, not a scheme file (scheme files are UTF-8 text)"),
+        ));
+    }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
         ParseError::at(

@@ -46,6 +46,11 @@ impl Clock {
         self.improved_at = Instant::now();
     }
 
+    /// The time limit of the whole search, counted from its start (earlier runs included).
+    pub fn whole_limit(&self) -> Option<Duration> {
+        self.time_limit.map(|t| self.before + t)
+    }
+
     /// Whether this run has used its time limit.
     pub fn out_of_time(&self) -> bool {
         self.time_limit.is_some_and(|t| self.started.elapsed() >= t)

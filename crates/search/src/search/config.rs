@@ -194,6 +194,8 @@ pub struct Summary<F: FactorBits = u64> {
     pub counters: Counters,
     /// Time spent walking in this process.
     pub walk_time: Duration,
+    /// The search's time at its end, its earlier runs' included (as its status line counts).
+    pub elapsed: Duration,
     pub stop: Stop,
     /// Improvements the engine reported that failed verification (should be zero).
     pub rejected: u64,

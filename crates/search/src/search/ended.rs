@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::Counters;
-use flipgraph_core::Shape;
+use flipgraph_core::{IntScheme, Shape};
 
 use super::{Stop, Summary, Unwritten};
 
@@ -20,10 +20,17 @@ pub struct Ended {
     pub out_dir: PathBuf,
     /// The best rank it reached.
     pub best_rank: usize,
+    /// The best scheme it reached (verified, as every result), over F2.
+    pub best: IntScheme,
+    /// The file its folder holds that scheme in, where it was written there (a scheme of the
+    /// start's rank, or one the folder could not take, was not).
+    pub best_file: Option<PathBuf>,
     /// The work of this process, done in `walk_time`.
     pub counters: Counters,
     /// The time it walked.
     pub walk_time: Duration,
+    /// The search's time at its end, earlier runs included (as its status line counts).
+    pub elapsed: Duration,
     /// Why it ended.
     pub stop: Stop,
     /// Improvements the engine reported that failed verification.
@@ -58,13 +65,17 @@ impl Ended {
         summary: Summary<F>,
         climb: Option<ClimbReport>,
     ) -> Ended {
+        let best_rank = summary.best.rank();
         Ended {
+            best_file: result_file(&out_dir, shape, best_rank),
+            best: IntScheme::from_f2(&summary.best),
             shape,
             best_known,
             out_dir,
-            best_rank: summary.best.rank(),
+            best_rank,
             counters: summary.counters,
             walk_time: summary.walk_time,
+            elapsed: summary.elapsed,
             stop: summary.stop,
             rejected: summary.rejected,
             records: summary.records,
@@ -72,4 +83,21 @@ impl Ended {
             unwritten: summary.unwritten,
         }
     }
+}
+
+/// A result file of `shape` at `rank` in `dir` (`SHAPE-rRANK.EXT`, any of the formats written).
+fn result_file(dir: &std::path::Path, shape: Shape, rank: usize) -> Option<PathBuf> {
+    let stem = format!("{shape}-r{rank}.");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&stem))
+        })
+        .collect();
+    files.sort();
+    files.into_iter().next()
 }

@@ -52,6 +52,11 @@ pub struct Checkpoint {
     pub seed: u64,
     pub target: usize,
     pub elapsed_s: f64,
+    /// The search's time limit (`--time`), counted from its start, earlier runs included: a
+    /// resume given no `--time` runs for what is left of it. Absent for a search without one
+    /// (and in checkpoints older than the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_s: Option<f64>,
     pub steps: u64,
     pub vertices: u64,
     pub rounds: u64,
@@ -162,7 +167,7 @@ impl Checkpoint {
     pub fn before_climb<F: FactorBits>(
         shape: Shape,
         (seed, target): (u64, usize),
-        start: &Start<F>,
+        (start, time_limit): (&Start<F>, Option<Duration>),
         sparsity: Option<Sparsity>,
         partners: Option<Partners>,
     ) -> Checkpoint {
@@ -171,6 +176,7 @@ impl Checkpoint {
             seed,
             target,
             elapsed_s: elapsed_s(start.elapsed),
+            time_limit_s: time_limit.map(|t| elapsed_s(start.elapsed + t)),
             steps: start.counters.steps,
             vertices: start.counters.vertices,
             rounds: start.rounds,
@@ -205,6 +211,13 @@ impl Checkpoint {
     pub fn elapsed(&self) -> Duration {
         // `read` refused any other value.
         Duration::from_secs_f64(self.elapsed_s)
+    }
+
+    /// What is left of the search's time limit, if it had one (zero once it is used up).
+    pub fn time_left(&self) -> Option<Duration> {
+        // `read` refused any other value.
+        self.time_limit_s
+            .map(|limit| Duration::from_secs_f64(limit).saturating_sub(self.elapsed()))
     }
 
     /// How the search in `dir` started and what it walks, from its checkpoint, whose pool is
@@ -250,6 +263,15 @@ impl Checkpoint {
                 "{}: elapsed_s {} is not a time a search can have run (damaged checkpoint?)",
                 path.display(),
                 cp.elapsed_s
+            );
+        }
+        if let Some(limit) = cp
+            .time_limit_s
+            .filter(|l| !(l.is_finite() && (0.0..=MAX_ELAPSED_S).contains(l)))
+        {
+            bail!(
+                "{}: time_limit_s {limit} is not a time limit a search can have (damaged checkpoint?)",
+                path.display()
             );
         }
         // A rank no search reaches (every walker would hold it, and verification is quadratic

@@ -39,7 +39,7 @@ impl Status {
         };
         let [low, median, high] = self.walker_ranks;
         format!(
-            "{} rank {}{gap} | {} vertices/s | {} reductions/s | plateau {} | holding {:.0}% | walkers {low}/{median}/{high} | {:.0?} | pool {}",
+            "{} rank {}{gap} | {} vertices/s | {} reductions/s | plateau limit {} | {:.0}% of walks hold | walker ranks {low}/{median}/{high} (lowest/median/highest) | {:.0?} in | pool of {}",
             self.shape,
             self.best_rank,
             si(self.vertices_per_s),

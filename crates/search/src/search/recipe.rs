@@ -74,6 +74,24 @@ pub enum RecipeError {
     /// Fixed cubes asked of a resumed search.
     #[error("fixed cubes start a new search; a resumed one keeps the cubes of its checkpoint")]
     CubesOnResume,
+    /// Start schemes beside the resume of a search from fixed cubes.
+    #[error("{checkpoint}: a search from the cubes {cubes} restarts from its cube start; start schemes cannot join it (start a new search from them instead)")]
+    StartsBesideResumedCubes {
+        /// The checkpoint.
+        checkpoint: String,
+        /// Its cubes, comma separated.
+        cubes: String,
+    },
+    /// A group other than the checkpoint's asked of a resumed symmetric search.
+    #[error("{checkpoint}: the search walks {recorded}-invariant schemes; a resume keeps its group ({asked} asked)")]
+    ResumedGroup {
+        /// The checkpoint.
+        checkpoint: String,
+        /// The group its search walks.
+        recorded: Group,
+        /// The group asked for.
+        asked: Group,
+    },
     /// A plain walk asked to resume a search from fixed cubes.
     #[error("{checkpoint}: a search from the cubes {cubes} walks C3-invariant schemes; a plain walk cannot resume it (start a new search from one of its results instead)")]
     PlainResumeOfCubes {
@@ -404,7 +422,7 @@ impl Recipe {
     /// their group, a group and its fixed terms) so that it goes on as it started. A plain walk
     /// asked for explicitly (`Some(Group::Trivial)`) walks a symmetric search's schemes as
     /// plain ones (they are schemes like any other), except from fixed cubes.
-    pub fn resumed(mut self, recorded: Recorded, checkpoint: &Path) -> Result<Recipe> {
+    pub fn resumed(mut self, recorded: Recorded, checkpoint: &Path, from_schemes: bool) -> Result<Recipe> {
         if self.cube_search() {
             return Err(RecipeError::CubesOnResume.into());
         }
@@ -413,9 +431,17 @@ impl Recipe {
             anyhow::bail!("{}: {bad} (damaged checkpoint?)", checkpoint.display());
         }
         let plain = self.symmetry == Some(Group::Trivial);
+        let asked = self.symmetry;
         if !recorded.cubes.is_empty() {
             if plain {
                 return Err(RecipeError::PlainResumeOfCubes {
+                    checkpoint: checkpoint.display().to_string(),
+                    cubes: recorded.cubes.join(","),
+                }
+                .into());
+            }
+            if from_schemes {
+                return Err(RecipeError::StartsBesideResumedCubes {
                     checkpoint: checkpoint.display().to_string(),
                     cubes: recorded.cubes.join(","),
                 }
@@ -425,6 +451,14 @@ impl Recipe {
             self.symmetry = Some(Group::C3);
         }
         match recorded.symmetric {
+            Some((group, _)) if asked.is_some_and(|asked| !plain && asked != group) => {
+                return Err(RecipeError::ResumedGroup {
+                    checkpoint: checkpoint.display().to_string(),
+                    recorded: group,
+                    asked: asked.expect("asked"),
+                }
+                .into());
+            }
             Some((group, _)) if plain => {
                 tracing::info!(
                     "a plain walk asked for: the checkpoint's {}-invariant schemes are walked as plain schemes",
@@ -512,7 +546,7 @@ mod tests {
             partners: Some(Partners::Groups),
             ..Recorded::default()
         };
-        let open = Recipe::default().resumed(recorded.clone(), at).unwrap();
+        let open = Recipe::default().resumed(recorded.clone(), at, false).unwrap();
         assert_eq!(
             (open.sparsity, open.gpu_partners),
             (Some(Sparsity::All), Some(Partners::Groups))
@@ -521,19 +555,22 @@ mod tests {
             sparsity: Some(Sparsity::Off),
             ..Recipe::default()
         };
-        assert_eq!(chosen.resumed(recorded, at).unwrap().sparsity, Some(Sparsity::Off));
+        assert_eq!(
+            chosen.resumed(recorded, at, false).unwrap().sparsity,
+            Some(Sparsity::Off)
+        );
         let cubes = Recorded {
             cubes: vec!["10001".into(), "01010".into()],
             ..Recorded::default()
         };
-        let resumed = Recipe::default().resumed(cubes.clone(), at).unwrap();
+        let resumed = Recipe::default().resumed(cubes.clone(), at, false).unwrap();
         assert_eq!((resumed.group(), resumed.cubes.len()), (Group::C3, 2));
         assert_eq!(resumed.spec().fixed_terms, FixedTerms::Frozen);
         let plain = Recipe {
             symmetry: Some(Group::Trivial),
             ..Recipe::default()
         };
-        let refused = plain.resumed(cubes, at).unwrap_err();
+        let refused = plain.resumed(cubes.clone(), at, false).unwrap_err();
         assert!(matches!(
             refused.downcast_ref::<RecipeError>(),
             Some(RecipeError::PlainResumeOfCubes { .. })
@@ -542,13 +579,42 @@ mod tests {
             cubes: vec!["101".into()],
             ..Recipe::default()
         };
-        let refused = given.resumed(Recorded::default(), at).unwrap_err();
+        let refused = given.resumed(Recorded::default(), at, false).unwrap_err();
         assert_eq!(refused.downcast_ref::<RecipeError>(), Some(&RecipeError::CubesOnResume));
         let damaged = Recorded {
             cubes: vec!["12".into()],
             ..Recorded::default()
         };
-        let refused = Recipe::default().resumed(damaged, at).unwrap_err().to_string();
+        let refused = Recipe::default().resumed(damaged, at, false).unwrap_err().to_string();
         assert!(refused.contains("damaged checkpoint"), "{refused}");
+        // Schemes cannot join a cube search's resume, and its group cannot change (the
+        // audit: both passed, the first said "--cubes" that nobody gave, the second nothing).
+        let refused = Recipe::default().resumed(cubes, at, true).unwrap_err();
+        assert!(matches!(
+            refused.downcast_ref::<RecipeError>(),
+            Some(RecipeError::StartsBesideResumedCubes { .. })
+        ));
+        let c3 = Recorded {
+            symmetric: Some((Group::C3, FixedTerms::Frozen)),
+            ..Recorded::default()
+        };
+        let z2 = Recipe {
+            symmetry: Some(Group::Z2),
+            ..Recipe::default()
+        };
+        let refused = z2.resumed(c3.clone(), at, false).unwrap_err();
+        assert!(matches!(
+            refused.downcast_ref::<RecipeError>(),
+            Some(RecipeError::ResumedGroup {
+                recorded: Group::C3,
+                asked: Group::Z2,
+                ..
+            })
+        ));
+        let same = Recipe {
+            symmetry: Some(Group::C3),
+            ..Recipe::default()
+        };
+        assert_eq!(same.resumed(c3, at, false).unwrap().group(), Group::C3);
     }
 }

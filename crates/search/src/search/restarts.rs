@@ -114,6 +114,10 @@ impl<F: FactorBits> Population<F> {
             .max()
             .ok_or_else(|| anyhow::anyhow!("no start scheme"))?;
         let fresh = starts.iter().filter(|s| s.rank() == highest).cloned().collect();
+        // Highest rank first: the pool takes no rank above its best once it holds one, so a
+        // checkpoint's pool (written best first) would shrink to its best rank on a resume.
+        let mut starts = starts;
+        starts.sort_by_key(|s| std::cmp::Reverse(s.rank()));
         for s in starts {
             pool.insert(s);
         }
@@ -252,6 +256,24 @@ mod tests {
         assert!(population.due(u64::MAX).is_empty(), "none behind yet");
         assert!(population.pool.insert(split_naive(shape, 0, 0)));
         population.due(u64::MAX).len()
+    }
+
+    /// A resumed pool is the checkpoint's, whatever the order of its schemes (it is written
+    /// best first, and shrank to its best rank on a resume).
+    #[test]
+    fn the_pool_keeps_every_rank_of_its_starts_in_any_order() {
+        let shape = Shape::square(3).unwrap();
+        let config = SearchConfig::new(shape, 20, 1, 1000, Patience::Fixed(u64::MAX));
+        let starts = |order: &[usize]| {
+            order
+                .iter()
+                .map(|&split| split_naive(shape, split, 0).into_scheme())
+                .collect::<Vec<_>>()
+        };
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]] {
+            let population = Population::new(&config, starts(&order), 4, false).unwrap();
+            assert_eq!(population.pool.len(), 4, "starts of ranks 27 + {order:?}");
+        }
     }
 
     #[test]

@@ -171,11 +171,17 @@ impl Search {
             }
             return Ok(recipe);
         };
-        recipe.resumed(recorded, &checkpoint)
+        recipe.resumed(recorded, &checkpoint, !self.from.is_empty())
+    }
+
+    /// Runs the search alone until its target, its time limit or `stop` (set it from another
+    /// thread, or a Ctrl-C handler): what an embedder calls.
+    pub fn run_until(&self, stop: &AtomicBool) -> Result<Ended> {
+        self.run(stop, Instant::now(), None)
     }
 
     /// Runs the search until its target, its time limit or `stop`: alone, or as the island
-    /// of a job that `place` says.
+    /// of a job that `place` says; `process_start` is when its events' clock began.
     pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
         let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
         let recorded = self.recorded(index)?;
@@ -268,6 +274,7 @@ impl Search {
             seed: recipe.seed(),
             target,
             best_known,
+            time: self.time,
         })
     }
 
@@ -294,6 +301,7 @@ impl Search {
             out_dir: dir.to_path_buf(),
             seed: cp.seed,
             target: self.target.unwrap_or(cp.target),
+            time: self.time.or_else(|| resumed_time(&cp)),
         })
     }
 
@@ -338,7 +346,7 @@ impl Search {
     fn climb_to(
         &self,
         recipe: &Recipe,
-        (shape, seed, speaks): (Shape, u64, bool),
+        (shape, seed, speaks, time): (Shape, u64, bool, Option<Duration>),
         (out, island): (&mut Output, Option<&mut Island>),
         stop: &AtomicBool,
         process_start: Instant,
@@ -347,7 +355,7 @@ impl Search {
         let climb = Climb {
             recipe,
             seed,
-            deadline: self.time.map(|t| began + t),
+            deadline: time.map(|t| began + t),
             out: Some(&out.dir().join("ladder")),
             formats: self.formats.clone(),
             quiet: self.quiet || self.json || !speaks,
@@ -425,6 +433,7 @@ impl Search {
             seed,
             target,
             best_known,
+            time,
         } = begun;
         let resume = self.resume.is_some();
         let open_output = || match index {
@@ -440,7 +449,7 @@ impl Search {
             out.checkpoint(&Checkpoint::before_climb(
                 shape,
                 (seed, target),
-                &start,
+                (&start, time),
                 recipe.sparsity,
                 recipe.gpu_partners,
             ))?;
@@ -450,7 +459,7 @@ impl Search {
             let island = place.as_mut().map(|p| &mut p.island);
             let (starts, report) = self.climb_to(
                 recipe,
-                (shape, climb_seed, index == 0),
+                (shape, climb_seed, index == 0, time),
                 (&mut out, island),
                 stop,
                 process_start,
@@ -485,7 +494,7 @@ impl Search {
             None => open_output()?,
         };
         let config = SearchConfig {
-            time_limit: self.time.map(|t| t.saturating_sub(climbed)),
+            time_limit: time.map(|t| t.saturating_sub(climbed)),
             stall_limit: self.stall,
             checkpoint_every: self.checkpoint_every.max(Duration::from_millis(100)),
             best_known,
@@ -549,6 +558,18 @@ struct Walk<'a> {
     place: Option<Place>,
 }
 
+/// How long the resume of the search `cp` checkpointed may run when given no `--time`: what is
+/// left of its own time limit (said, since a resume may end at once), or no limit.
+fn resumed_time(cp: &Checkpoint) -> Option<Duration> {
+    let left = cp.time_left()?;
+    tracing::info!(
+        "the search had a time limit of {:.0}s, {:.0}s of it left (--time gives this run another)",
+        cp.time_limit_s.unwrap_or_default(),
+        left.as_secs_f64()
+    );
+    Some(left)
+}
+
 /// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
 /// target rank.
 struct Begin<F: Width = u128> {
@@ -559,6 +580,9 @@ struct Begin<F: Width = u128> {
     target: usize,
     /// The rank a record must beat.
     best_known: Option<usize>,
+    /// How long this run may take: `--time`, or for a resume given none what is left of the
+    /// search's own.
+    time: Option<Duration>,
 }
 
 impl Begin {
@@ -583,6 +607,7 @@ impl Begin {
             seed: self.seed,
             target: self.target,
             best_known: self.best_known,
+            time: self.time,
         })
     }
 }
@@ -617,10 +642,13 @@ mod tests {
             time: Some(Duration::from_secs(60)),
             ..Search::new(Shape::square(2).unwrap(), recipe)
         };
-        let ended = search.run(&AtomicBool::new(false), Instant::now(), None).unwrap();
+        let ended = search.run_until(&AtomicBool::new(false)).unwrap();
         assert_eq!((ended.best_rank, ended.stop), (7, Stop::Target));
         let written = read_path(&dir.join("2x2x2-r7.json")).unwrap().f2::<u64>().unwrap();
         assert!(verify(&written).is_ok());
+        // What an embedder gets back: the scheme, and the file that holds it.
+        assert_eq!(ended.best_file.as_deref(), Some(dir.join("2x2x2-r7.json").as_path()));
+        assert_eq!(ended.best.mod2::<u64>().unwrap(), written);
         let contradicting = Search {
             resume: Some(dir.clone()),
             shape: Some(Shape::square(3).unwrap()),

@@ -23,7 +23,7 @@ use crate::search::{self, Driver, SearchConfig};
   flipgraph bench --backend cpu --sizes 3,4,5,6,7,8 --seconds 10
   flipgraph bench --backend gpu --sizes 4 --seconds 20 --json
   flipgraph bench --backend gpu --sizes 5,6,7,8 --seconds 60 --seeds 1-3
-  flipgraph bench --backend gpu --from 7x7x7-r245.b32 --from 8x8x8-r329.json --cpu-thread
+  flipgraph bench --backend gpu --from tests/data/7x7x7-r245-seed.b32 --cpu-thread
   flipgraph bench --time-to-rank 4x4x4:47 --runs 10 --timeout 300s
   flipgraph bench --time-to-rank 4x5x5:73 --runs 10 --jobs 4 --timeout 100s   (one GPU a run)")]
 pub struct Args {

@@ -38,7 +38,8 @@ pub(super) enum RunEnd {
 pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> {
     let stop = interrupt_flag()?;
     let exe = std::env::current_exe().context("cannot find the flipgraph executable")?;
-    let tmp = std::env::temp_dir().join(format!("flipgraph-ttr-{}", std::process::id()));
+    remove_folders_of_dead_benches();
+    let tmp = std::env::temp_dir().join(format!("{TEMP_PREFIX}{}", std::process::id()));
     let seeds: Vec<u64> = args
         .seeds
         .as_ref()
@@ -76,6 +77,30 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
     });
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(report(args, (shape, rank), lanes.len(), &in_seed_order(ended)))
+}
+
+/// The temp folder of a time-to-rank bench: this prefix, then its process id.
+const TEMP_PREFIX: &str = "flipgraph-ttr-";
+
+/// Removes the temp folders that benches killed outright (`kill -9`) left behind: those whose
+/// process is gone (Linux, where /proc says).
+fn remove_folders_of_dead_benches() {
+    let proc = Path::new("/proc");
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    if !proc.join("self").exists() {
+        return;
+    }
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TEMP_PREFIX)?.parse::<u32>().ok());
+        if pid.is_some_and(|pid| !proc.join(pid.to_string()).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// What the runs walked on, kept beside their times: the GPUs' names where they walk on GPUs
@@ -132,6 +157,7 @@ fn time_run(
         .args(engine_flags(lane))
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    end_with_this_process(&mut cmd);
     let started = Instant::now();
     let ran = cmd.spawn().and_then(|child| wait_or_stop(child, stop));
     let secs = started.elapsed().as_secs_f64();
@@ -163,6 +189,25 @@ fn time_run(
         ),
     }
     RunEnd::Missed { lowest, error }
+}
+
+/// The run ends when this process does, even by `kill -9` (which no handler sees): Linux sends
+/// it SIGTERM then, and it checkpoints and ends as on Ctrl-C.
+fn end_with_this_process(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl is async-signal-safe; the closure allocates nothing. The signal follows
+        // the spawning thread's death: the lane's thread waits for its run before it ends.
+        unsafe {
+            cmd.pre_exec(|| match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
 }
 
 /// What `child` printed once it ends, or once `stop` is set (then it is killed: a time-to-rank
@@ -235,24 +280,40 @@ fn report(args: &Args, (shape, rank): (Shape, usize), jobs: usize, ends: &[(u64,
             }
         })
         .collect();
+    // A run interrupted or failed did not run its course: it is no run "above the timeout".
+    let cut_short = ends
+        .iter()
+        .filter(|(_, end)| matches!(end, RunEnd::Missed { error: Some(_), .. }))
+        .count();
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
-    let median = median_of_runs(&sorted, runs);
+    let median = median_of_runs(&sorted, runs - cut_short);
     let mean = mean_of(&sorted);
     let timeout = args.timeout.as_secs_f64();
     let result = json!({
         "shape": shape.to_string(), "rank": rank, "runs": runs, "reached": sorted.len(), "failures": missed.len(),
         "timeout_s": timeout, "median_s": median, "median_above_timeout": median.is_none(),
         "mean_reached_s": mean, "min_s": sorted.first(), "max_s": sorted.last(), "times_s": times,
-        "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": jobs,
+        "missed_lowest_ranks": missed, "by_seed": by_seed, "jobs": jobs, "cut_short": cut_short,
         "generalized_flips": !args.engine.no_generalized_flips, "machine": machine(&args.engine),
     });
     if args.json {
         println!("{result}");
     } else {
-        let median = median.map_or(format!("> {timeout:.0}s"), |m| format!("{m:.2}s"));
+        let median = match (median, runs - cut_short) {
+            (Some(m), _) => format!("{m:.2}s"),
+            (None, 0) => "none (no run ran its course)".to_owned(),
+            (None, _) => format!("> {timeout:.0}s"),
+        };
+        let counted = match cut_short {
+            0 => "all runs".to_owned(),
+            n => format!(
+                "the {} runs that ran their course ({n} interrupted or failed)",
+                runs - n
+            ),
+        };
         println!(
-            "{shape} to rank {rank}: {}/{} runs reached it; median of all runs {median}; {}",
+            "{shape} to rank {rank}: {}/{} runs reached it; median of {counted} {median}; {}",
             sorted.len(),
             runs,
             reached_summary(&sorted)

@@ -19,7 +19,7 @@ use crate::search::island::Sharing;
 use crate::search::output::{Checkpoint, CHECKPOINT};
 use crate::search::portfolio::Portfolio;
 use crate::search::preset::Preset;
-use crate::write::{write_verified, WriteArgs};
+use crate::write::{write_verified, Encoding, WriteArgs};
 
 /// Where one format of the campaign stands.
 pub struct Standing {
@@ -176,7 +176,7 @@ pub fn run_format(
             flags.target_rank = known;
         }
     }
-    if !search::report(&search::execute(&flags, stop, process_start, None)?, args.json) {
+    if !search::report(&search::execute(&flags, stop, process_start, None)?, args.json, false) {
         anyhow::bail!("its folder could not take every result (said above)");
     }
     Ok(Standing {
@@ -260,9 +260,11 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));
     std::fs::create_dir_all(path.parent().expect("a folder"))?;
     let write = WriteArgs {
-        to: Format::PerminovJson,
+        encoding: Encoding {
+            to: Format::PerminovJson,
+            mod2: true,
+        },
         output: Some(path.clone()),
-        mod2: true,
     };
     write_verified(&built, &write, "constructed start")?;
     let how = format!("the {} (rank {})", plan.construction, built.rank());

@@ -73,7 +73,8 @@ pub struct Args {
     no_constructions: bool,
     /// Go through the formats this many times: each later pass resumes every format where it
     /// stands, with the starts that the results of the passes before construct.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// At most 1000.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     passes: u32,
     /// Formats at their best known rank search below it (for a new record) instead of being
     /// skipped: each such format resumes aimed one rank lower (not where that rank is proven
@@ -158,7 +159,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
-    let lanes = campaign_lanes(&args)?;
+    let lanes = campaign_lanes(&args, sizes.len())?;
     if lanes.len() > 1 {
         tracing::info!(
             "{} formats at a time, side by side ({})",
@@ -201,12 +202,25 @@ fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCod
 /// The engine flags of each lane, the formats searched at once: on GPUs one lane per GPU (each
 /// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
 /// share of the cores).
-fn campaign_lanes(args: &Args) -> Result<Vec<EngineArgs>> {
+/// More lanes than formats would only wait; more than 8 a GPU (or a core) only take turns.
+fn campaign_lanes(args: &Args, formats: usize) -> Result<Vec<EngineArgs>> {
     let gpus = host_gpus(&args.engine)?;
+    if let Some(jobs) = args.jobs {
+        let (units, unit) = match gpus {
+            0 => (crate::engine::cores(), "core"),
+            gpus => (gpus, "GPU"),
+        };
+        if jobs > 8 * units {
+            anyhow::bail!(
+                "--jobs {jobs}: this host takes at most {} formats at once (8 a {unit}, {units} {unit}s); more only take turns",
+                8 * units
+            );
+        }
+    }
     let jobs = args
         .jobs
         .unwrap_or(if gpus > 0 && args.engine.gpu.is_none() { gpus } else { 1 })
-        .max(1);
+        .clamp(1, formats.max(1));
     Ok(lanes(&args.engine, jobs, gpus))
 }
 

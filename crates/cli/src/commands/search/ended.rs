@@ -4,11 +4,13 @@
 use crate::search::ended::Ended;
 use crate::search::progress::si;
 use crate::search::Stop;
+use std::time::Duration;
 
 /// Says how the search `ended` ended: a line on standard error, records loudly, and with
 /// `json` an `end` event on standard output. False, said as an error, where its folder could not
 /// take everything (schemes rescued elsewhere, or the final checkpoint): a script must see it.
-pub fn report(ended: &Ended, json: bool) -> bool {
+/// A `quiet` search says only records, warnings and errors.
+pub fn report(ended: &Ended, json: bool, quiet: bool) -> bool {
     let Ended {
         shape,
         best_known,
@@ -16,11 +18,14 @@ pub fn report(ended: &Ended, json: bool) -> bool {
         best_rank,
         counters,
         walk_time,
+        elapsed,
         stop,
         rejected,
         records,
         climb,
         unwritten,
+        best: _,
+        best_file: _,
     } = ended;
     let secs = walk_time.as_secs_f64().max(1e-9);
     let why = match *stop {
@@ -34,15 +39,23 @@ pub fn report(ended: &Ended, json: bool) -> bool {
         .as_ref()
         .map(|c| format!(" after a climb of {:.1}s", c.time.as_secs_f64()))
         .unwrap_or_default();
-    eprintln!(
-        "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s{climbed}; results in {}",
-        best_rank,
-        shape,
-        si(counters.vertices as f64 / secs),
-        si(counters.steps as f64 / secs),
-        secs,
-        out_dir.display()
-    );
+    // A resumed search's status line counts its earlier runs too.
+    let this_run = *walk_time + climb.as_ref().map_or(Duration::ZERO, |c| c.time);
+    let in_all = match elapsed.saturating_sub(this_run) > Duration::from_millis(500) {
+        true => format!(" ({:.1}s in all, earlier runs included)", elapsed.as_secs_f64()),
+        false => String::new(),
+    };
+    if !quiet {
+        eprintln!(
+            "{why}: best rank {} ({}), {} vertices/s, {} steps/s over {:.1}s{climbed}{in_all}; results in {}",
+            best_rank,
+            shape,
+            si(counters.vertices as f64 / secs),
+            si(counters.steps as f64 / secs),
+            secs,
+            out_dir.display()
+        );
+    }
     if let (Some(&best), Some(known)) = (records.last(), best_known) {
         tracing::warn!(
             "*** NEW RECORD: {shape} rank {best} below the best known rank {known}; results in {} ***",

@@ -17,10 +17,19 @@ use crate::search::threads::{IslandLeft, ThreadPeers};
 /// time; one engine across the four took 0.74x on 3x5x5: BENCHMARKS.md, Several GPUs and
 /// processes).
 pub fn count(args: &Args) -> Result<usize> {
+    let on_cpu = args.engine.gpu.is_none() && !args.engine.recipe().spec().on_gpu();
     if let Some(islands) = args.islands {
+        // Each island takes a core at least, with walkers and a pool of its own: more would
+        // only take turns, and their memory adds up past what one island's guard sees.
+        let cores = crate::engine::cores();
+        if on_cpu && islands > cores {
+            anyhow::bail!(
+                "--islands {islands}: on the CPU each island takes a core at least, and this host has {cores}"
+            );
+        }
         return Ok(islands);
     }
-    if args.engine.gpu.is_some() || !args.engine.recipe().spec().on_gpu() {
+    if args.engine.gpu.is_some() || on_cpu {
         return Ok(1);
     }
     // Without a usable GPU the engine's opening says why, in the flags' words.
@@ -94,7 +103,7 @@ pub fn in_job(
         Ok(ended) => {
             // Island 0 writes the results; every island its checkpoint.
             let whole = match job.index() {
-                0 => super::report(&ended, args.json),
+                0 => super::report(&ended, args.json, args.quiet),
                 _ => ended.unwritten.none(),
             };
             Ok(if whole { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -56,7 +56,12 @@ pub struct Args {
     /// (`flipgraph known`) does.
     #[arg(help_heading = "Start and target", long)]
     pub best_known: Option<usize>,
-    /// Stop after this long: 90s, 10m, 2h, 1h30m, or plain seconds.
+    /// Stop after this long: 90s, 10m, 2h, or seconds [default: none; xtask on a CPU: 5m]
+    ///
+    /// Stop after this long: 90s, 10m, 2h, 1h30m, or plain seconds. Default: no limit (until
+    /// the target rank or Ctrl-C); `cargo xtask search` on a CPU adds 5m. With --resume: this
+    /// run's limit; left out, the resume runs for what is left of the search's own --time
+    /// (no limit if it had none).
     #[arg(help_heading = "Start and target", long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Stop once the best rank has not improved for this long.
@@ -146,7 +151,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         1 => execute(&args, &stop, process_start, None)?,
         islands => islands::on_threads(&args, &stop, process_start, islands)?,
     };
-    Ok(match report(&ended, args.json) {
+    Ok(match report(&ended, args.json, args.quiet) {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
     })
