@@ -445,3 +445,92 @@ fn the_runs_of_a_bench_killed_outright_end_with_it() {
         assert!(!tmp.exists(), "the temp folder of the killed bench stayed");
     }
 }
+
+/// The second hostile pass (this session's): ways to lose a scheme or a search's files by
+/// naming an output after an input, by any name.
+#[test]
+fn no_output_replaces_an_input_by_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    std::fs::copy(data("3x3x3-r23-laderman.m"), at("l.m")).unwrap();
+    std::os::unix::fs::symlink(at("l.m"), at("link.m")).unwrap();
+    let before = std::fs::read(at("l.m")).unwrap();
+    let l = d(&at("l.m")).to_owned();
+    let link = d(&at("link.m")).to_owned();
+    let cases: [Vec<&str>; 7] = [
+        vec!["extend", &l, "--dim", "p", "-o", &l],
+        vec!["rotate", &l, "-o", &link],
+        vec!["transpose", &l, "-o", &link],
+        vec!["project", &l, "--dim", "n", "-o", &l],
+        vec!["product", &l, &l, "-o", &l],
+        vec!["sum", &l, &l, "--dim", "p", "-o", &link],
+        vec!["path", &l, &l, "-o", &l],
+    ];
+    for args in cases {
+        let out = flipgraph(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains("that is the input"), "{args:?}: {}", text(&out));
+        assert_eq!(std::fs::read(at("l.m")).unwrap(), before, "{args:?} replaced its input");
+    }
+    // split's two outputs, one a link to the other not yet written.
+    std::os::unix::fs::symlink(at("q.json"), at("ql.json")).unwrap();
+    let out = flipgraph(&[
+        "split",
+        &l,
+        "--dim",
+        "p",
+        "--at",
+        "1",
+        d(&at("q.json")),
+        d(&at("ql.json")),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!at("q.json").exists());
+    // plot through a link named .svg onto a search's checkpoint.
+    let run = at("run");
+    let done = search_on_one_thread()
+        .args(["--size", "2", "--out", d(&run), "-q"])
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let checkpoint = std::fs::read(run.join("checkpoint.json")).unwrap();
+    std::os::unix::fs::symlink(run.join("checkpoint.json"), at("c.svg")).unwrap();
+    let out = flipgraph(&["plot", d(&run), "-o", d(&at("c.svg"))]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert_eq!(std::fs::read(run.join("checkpoint.json")).unwrap(), checkpoint);
+}
+
+#[test]
+fn codegen_moves_the_signs_it_can_and_counts_the_rest() {
+    for scheme in [
+        "3x3x3-r23-laderman.m",
+        "5x5x5-r93-c3-flipgraph-lifted.json",
+        "7x7x7-r250-perminov-ternary.json",
+    ] {
+        let out = flipgraph(&["codegen", d(&data(scheme))]);
+        assert!(out.status.success(), "{}", text(&out));
+        let code = String::from_utf8_lossy(&out.stdout);
+        let written = code.matches("-(").count();
+        let said = String::from_utf8_lossy(&out.stderr);
+        match written {
+            0 => assert!(!said.contains("unary negations"), "{scheme}: {said}"),
+            n => assert!(
+                said.contains(&format!("{n} of them unary negations")),
+                "{scheme}: {n} written: {said}"
+            ),
+        }
+        assert!(written <= 3, "{scheme}: {written} unary negations written");
+    }
+}
+
+#[test]
+fn a_full_standard_output_is_named_as_such() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = bin()
+        .args(["rotate", d(&data("2x2x2-r7-strassen.m"))])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("cannot write to standard output"), "{}", text(&out));
+}

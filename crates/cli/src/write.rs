@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::{verify, IntScheme};
 
@@ -38,10 +38,22 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// `path` with its links and `..` resolved: itself where it exists, else its folder's resolved
-/// path joined with its name.
+/// path joined with its name; a link to a file not yet there (`ql.json -> q.json`) is where
+/// it points.
 fn resolved(path: &Path) -> Option<PathBuf> {
     if let Ok(real) = path.canonicalize() {
         return Some(real);
+    }
+    if let Ok(target) = std::fs::read_link(path) {
+        let target = match target.is_absolute() {
+            true => target,
+            false => path.parent().unwrap_or(Path::new("")).join(target),
+        };
+        // A chain of dangling links: followed a few steps, then taken as it is.
+        return match target.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            true => target.canonicalize().ok().or(Some(target)),
+            false => resolved(&target),
+        };
     }
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.canonicalize().ok()?,
@@ -104,7 +116,9 @@ impl Rendered {
     pub fn write(&self, output: Option<&Path>) -> Result<()> {
         match output {
             Some(path) => write_atomic(path, self.text.as_bytes())?,
-            None => std::io::stdout().write_all(self.text.as_bytes())?,
+            None => std::io::stdout()
+                .write_all(self.text.as_bytes())
+                .context("cannot write to standard output")?,
         }
         tracing::info!("{}", self.said);
         Ok(())
@@ -119,6 +133,19 @@ pub fn readable_rank(rank: usize, what: &str) -> Result<()> {
         bail!(
             "{what}: rank {rank} is more than the {} terms any command of flipgraph reads back; nothing written",
             formats::MAX_RANK
+        );
+    }
+    Ok(())
+}
+
+/// Refuses an `output` that is one of the `inputs` by any name (`./a.json`, a link): the
+/// command would replace a scheme it reads with what it makes of it.
+pub fn refuse_overwriting(output: Option<&Path>, inputs: &[&Path]) -> Result<()> {
+    if let Some((out, input)) = output.and_then(|out| inputs.iter().find(|i| same_file(out, i)).map(|i| (out, i))) {
+        bail!(
+            "-o {}: that is the input {}; name another file (it would be replaced)",
+            out.display(),
+            input.display()
         );
     }
     Ok(())

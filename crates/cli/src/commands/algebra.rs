@@ -13,7 +13,7 @@ use flipgraph_core::{IntScheme, Shape};
 use super::known::{self, sorted_dims};
 use crate::atomic_file::write_atomic;
 use crate::schemes::read_valid;
-use crate::write::{readable_rank, same_file, write_verified, Encoding, Rendered, WriteArgs};
+use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, Rendered, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
     match s {
@@ -126,6 +126,7 @@ pub struct SymmetryArgs {
 }
 
 pub fn product(args: ProductArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.first, &args.second])?;
     let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
     readable_rank(x.rank().saturating_mul(y.rank()), "product")?;
     let p = algebra::product(&x, &y).context("the product is too large")?;
@@ -134,6 +135,7 @@ pub fn product(args: ProductArgs) -> Result<ExitCode> {
 }
 
 pub fn sum(args: SumArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.first, &args.second])?;
     let (x, y) = (read_valid(&args.first)?, read_valid(&args.second)?);
     write_verified(&algebra::sum(&x, &y, args.dim)?, &args.write, "sum")?;
     Ok(ExitCode::SUCCESS)
@@ -247,12 +249,14 @@ pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
 }
 
 pub fn extend(args: ExtendArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.input])?;
     let s = read_valid(&args.input)?;
     write_verified(&algebra::extend(&s, args.dim)?, &args.write, "extension")?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn project(args: ProjectArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.input])?;
     let s = read_valid(&args.input)?;
     let size = s.shape.dims()[args.dim as usize];
     let index = match args.index {
@@ -266,12 +270,14 @@ pub fn project(args: ProjectArgs) -> Result<ExitCode> {
 }
 
 pub fn rotate(args: SymmetryArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.input])?;
     let s = read_valid(&args.input)?;
     write_verified(&algebra::rotate(&s), &args.write, "rotation")?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn transpose(args: SymmetryArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.input])?;
     let s = read_valid(&args.input)?;
     write_verified(&algebra::transpose_scheme(&s), &args.write, "transposition")?;
     Ok(ExitCode::SUCCESS)

@@ -111,6 +111,24 @@ fn signs_moved_to_c(s: &IntScheme) -> IntScheme {
     s
 }
 
+/// `s` with the sign of each product whose A or B form comes out of its program all negative
+/// (a pair taken the other way round) moved to C, and the programs built again: most such
+/// negations go.
+fn signs_by_programs(s: &IntScheme, f2: bool, shared: bool) -> IntScheme {
+    let [pa, pb, _] = programs(s, f2, shared);
+    let mut s = s.clone();
+    for (term, (x, y)) in s.terms.iter_mut().zip(pa.outputs.iter().zip(&pb.outputs)) {
+        for (at, form) in [(0, x), (1, y)] {
+            if negated(form, f2) {
+                for i in [at, 2] {
+                    term.factors[i].iter_mut().for_each(|k| *k = -*k);
+                }
+            }
+        }
+    }
+    s
+}
+
 /// `expr` as an operand of a product: in parentheses unless it is a single variable (the
 /// generated code compiles without warnings).
 fn operand(expr: String) -> String {
@@ -147,9 +165,9 @@ fn pair_lines(
 
 /// The generated function, its multiplications, and its additions (unary negations counted as
 /// additions: the few left once signs are moved to C and a product's two are cancelled).
-fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize, usize) {
+fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> Generated {
     let [n, m, p] = s.shape.dims();
-    let s = &signs_moved_to_c(s);
+    let s = &signs_by_programs(&signs_moved_to_c(s), f2, shared);
     let [pa, pb, pc] = programs(s, f2, shared);
     let mut negations = 0;
     let (mut body, a) = pair_lines(&pa, "sa", move |i| format!("a[{}][{}]", i / m as u32, i % m as u32), f2);
@@ -192,7 +210,21 @@ fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> (String, usize
              where\n    T: Copy + Default + core::ops::Add<Output = T> + core::ops::Sub<Output = T> + core::ops::Mul<Output = T> + core::ops::Neg<Output = T>,\n{{\n"
         )
     };
-    (format!("{signature}{body}}}\n"), s.rank(), additions)
+    Generated {
+        code: format!("{signature}{body}}}\n"),
+        multiplications: s.rank(),
+        additions,
+        negations,
+    }
+}
+
+/// The generated function and what it costs.
+struct Generated {
+    code: String,
+    multiplications: usize,
+    /// Additions and subtractions, with the unary negations counted among them.
+    additions: usize,
+    negations: usize,
 }
 
 /// Coefficients are written as repeated additions; larger ones are refused.
@@ -223,15 +255,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => bail!("{}: not a valid scheme; no code generated", args.input.display()),
     };
     let scheme = &checked.file.scheme;
-    let (code, mults, adds) = generate(scheme, f2, &args.name, !args.no_shared_pairs);
-    let (_, _, term_by_term) = generate(scheme, f2, &args.name, false);
+    let Generated {
+        code,
+        multiplications,
+        additions,
+        negations,
+    } = generate(scheme, f2, &args.name, !args.no_shared_pairs);
+    let term_by_term = generate(scheme, f2, &args.name, false).additions;
     match &args.output {
         Some(path) => write_atomic(path, code.as_bytes())?,
         None => print!("{code}"),
     }
     eprintln!(
-        "{mults} multiplications, {adds} additions ({}; {term_by_term} written term by term)",
-        if f2 { "F2, XOR/AND" } else { "generic ring" }
+        "{multiplications} multiplications, {additions} additions ({}{}; {term_by_term} written term by term)",
+        if f2 { "F2, XOR/AND" } else { "generic ring" },
+        match negations {
+            0 => String::new(),
+            n => format!(", {n} of them unary negations"),
+        }
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use flipgraph_core::lift::{lift_reporting, LiftError, LiftStage, DEFAULT_BITS, DEFAULT_TRIES};
 
 use crate::schemes::read_checked;
-use crate::write::{write_verified, WriteArgs};
+use crate::write::{refuse_overwriting, write_verified, WriteArgs};
 
 /// Lift a scheme valid over F2 to one valid over Z (Hensel lifting, preferring coefficients
 /// in {-1,0,1}); says so, and why, when no lift exists or none is found.
@@ -27,6 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    refuse_overwriting(args.write.output.as_deref(), &[&args.input])?;
     let checked = read_checked(&args.input)?;
     if checked.f2.is_err() {
         bail!("{}: not a valid scheme over F2; nothing to lift", args.input.display());

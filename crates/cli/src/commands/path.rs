@@ -12,7 +12,7 @@ use flipgraph_core::{IntScheme, Scheme};
 
 use crate::atomic_file::write_atomic;
 use crate::schemes::read_valid_f2;
-use crate::write::{write_verified, WriteArgs};
+use crate::write::{refuse_overwriting, write_verified, WriteArgs};
 
 /// The longest line of a path file read: a move takes under 200 bytes. The file itself has no
 /// limit: it is read line by line (a path of 3.3 M moves is 136 MB).
@@ -73,6 +73,7 @@ impl fmt::Display for MoveCounts {
 }
 
 pub fn build(args: PathArgs) -> Result<ExitCode> {
+    refuse_overwriting(args.output.as_deref(), &[&args.from, &args.to])?;
     let (a, b) = (read_valid_f2(&args.from)?, read_valid_f2(&args.to)?);
     if a.shape() != b.shape() {
         bail!("the schemes have different shapes: {} and {}", a.shape(), b.shape());

@@ -24,13 +24,19 @@ pub struct Args {
     output: Option<PathBuf>,
 }
 
-/// A path whose name ends in `.svg`.
+/// A path whose name ends in `.svg`, and not a symbolic link: a link named `c.svg` led the
+/// plot onto a search's checkpoint.
 fn parse_svg_path(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
-    match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
-        true => Ok(path),
-        false => Err(format!("{s}: plot writes SVG; give a name ending in .svg")),
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) {
+        return Err(format!("{s}: plot writes SVG; give a name ending in .svg"));
     }
+    if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "{s} is a symbolic link; plot writes only to a plain file (name the file itself)"
+        ));
+    }
+    Ok(path)
 }
 
 /// A run of a search: (search time in s, value) points, in time order. A resumed search starts a

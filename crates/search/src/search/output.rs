@@ -270,7 +270,7 @@ impl Checkpoint {
             .filter(|l| !(l.is_finite() && (0.0..=MAX_ELAPSED_S).contains(l)))
         {
             bail!(
-                "{}: time_limit_s {limit} is not a time limit a search can have (damaged checkpoint?)",
+                "{}: time_limit_s {limit:.3e} is not a time limit a search can have (damaged checkpoint?)",
                 path.display()
             );
         }

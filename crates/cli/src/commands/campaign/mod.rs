@@ -63,7 +63,8 @@ pub struct Args {
     /// Progress as JSON lines on standard output.
     #[arg(long)]
     json: bool,
-    /// No progress output.
+    /// No progress of its searches (status lines, each search's log); the campaign's own
+    /// lines, a format each, and the table stay.
     #[arg(long, short)]
     quiet: bool,
     /// Start every format from the naive scheme, even where the results of the formats before
