@@ -480,6 +480,65 @@ fn product_of_strassen_and_the_rank_47_scheme_is_8x8x8_rank_329() {
     assert!(line.contains("8x8x8, rank 329: valid over F2"), "{line}");
 }
 
+/// The serendipitous product: the naive 2x2x3's terms sharing an A factor (three each) are
+/// multiplied in pairs by Strassen's 2x2x2 instead of two naive 2x2x1's (7 terms, not 8), so
+/// `construct` builds 4x4x3 below the plain product's 48, verified; `known --constructions`
+/// lists it.
+#[test]
+fn construct_builds_a_serendipitous_product_from_a_base_with_buds() {
+    use flipgraph_core::formats::{write, Format, Ring};
+    use flipgraph_core::{IntScheme, Scheme, Shape};
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    std::fs::create_dir(&results).unwrap();
+    for (n, m, p) in [(2, 2, 3), (2, 2, 1)] {
+        let shape = Shape::new(n, m, p).unwrap();
+        let naive = IntScheme::from_f2(&Scheme::naive(shape));
+        let text = write(&naive, Format::PerminovJson, Ring::F2).unwrap();
+        std::fs::write(results.join(format!("{shape}-r{}.json", naive.rank())), text).unwrap();
+    }
+    std::fs::copy(data("2x2x2-r7-strassen.m"), results.join("2x2x2-r7.m")).unwrap();
+    let built = dir.path().join("4x4x3.json");
+    let out = flipgraph(&[
+        "construct",
+        "4x4x3",
+        "--results",
+        results.to_str().unwrap(),
+        "-o",
+        built.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("serendipitous product of 2x2x3 and 2x2x1"),
+        "{}",
+        text(&out)
+    );
+    let check = flipgraph(&["verify", built.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check));
+    let rank: usize = text(&check)
+        .split("rank ")
+        .nth(1)
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rank < 48, "{}", text(&check));
+    let listed = flipgraph(&[
+        "known",
+        "4x4x3",
+        "--constructions",
+        "--results",
+        results.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&listed).contains(&format!("{rank}  serendipitous product of 2x2x3 (12)")),
+        "{}",
+        text(&listed)
+    );
+}
+
 #[test]
 fn the_sum_of_two_laderman_schemes_is_3x3x6_rank_46_and_splits_back() {
     // The data of tests/data, so that the test needs nothing beside the checkout.

@@ -26,7 +26,7 @@ fn matrix(rows: usize, cols: usize) -> Vec<i64> {
 }
 
 /// The Kronecker product of two `r1 x c1` and `r2 x c2` matrices.
-fn kron(x: &[i64], (r1, c1): (usize, usize), y: &[i64], (r2, c2): (usize, usize)) -> Vec<i64> {
+pub(crate) fn kron(x: &[i64], (r1, c1): (usize, usize), y: &[i64], (r2, c2): (usize, usize)) -> Vec<i64> {
     let mut out = matrix(r1 * r2, c1 * c2);
     for i1 in 0..r1 {
         for j1 in 0..c1 {

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 
 use crate::algebra::{self, Dim};
 use crate::scheme::IntScheme;
+use crate::serendipity;
 use crate::shape::{Shape, MAX_DIM};
 
 /// How a format's scheme is built from others (each input in any orientation).
@@ -24,6 +25,10 @@ pub enum Construction {
     Extension(Shape, Dim),
     /// One dimension shrunk by one: at most the scheme's rank (terms that vanish go).
     Projection(Shape, Dim),
+    /// The serendipitous product of a base scheme and an inner format
+    /// ([`crate::serendipity`]): a product whose base terms sharing a factor are multiplied
+    /// together, by a scheme of a larger inner format.
+    Serendipitous(Shape, Shape),
 }
 
 impl core::fmt::Display for Construction {
@@ -33,6 +38,7 @@ impl core::fmt::Display for Construction {
             Construction::Sum(x, y, dim) => write!(f, "sum along {dim} of {x} and {y}"),
             Construction::Extension(x, dim) => write!(f, "extension along {dim} of {x}"),
             Construction::Projection(x, dim) => write!(f, "projection along {dim} of {x}"),
+            Construction::Serendipitous(x, y) => write!(f, "serendipitous product of {x} and {y}"),
         }
     }
 }
@@ -116,6 +122,40 @@ pub fn constructions(target: Shape, rank_of: impl Fn(Shape) -> Option<usize>) ->
     plans
 }
 
+/// The serendipitous products of `target` ([`Construction::Serendipitous`]) from the base
+/// schemes `base_of` gives (of a shape asked for in any orientation), with the inner and bud
+/// formats' ranks `rank_of` knows; only those below the plain product, lowest rank first.
+pub fn serendipitous(
+    target: Shape,
+    base_of: impl Fn(Shape) -> Option<IntScheme>,
+    rank_of: impl Fn(Shape) -> Option<usize>,
+) -> Vec<Plan> {
+    let d = target.dims();
+    let divisors = |x: usize| (1..=x).filter(move |k| x % k == 0);
+    let mut plans = Vec::new();
+    for n1 in divisors(d[0]) {
+        for m1 in divisors(d[1]) {
+            for p1 in divisors(d[2]) {
+                let (Some(x), Some(y)) = (shape([n1, m1, p1]), shape([d[0] / n1, d[1] / m1, d[2] / p1])) else {
+                    continue;
+                };
+                let Some(base) = base_of(x).and_then(|b| algebra::orient(&b, x)) else {
+                    continue;
+                };
+                let planned = serendipity::plan(&base, y, &rank_of);
+                if let Some(planned) = planned.filter(|p| p.rank < p.inner_rank * base.rank()) {
+                    plans.push(Plan {
+                        construction: Construction::Serendipitous(x, y),
+                        rank: planned.rank,
+                    });
+                }
+            }
+        }
+    }
+    plans.sort_by_key(|p| p.rank);
+    plans
+}
+
 /// Builds `construction` from the schemes `scheme_of` gives (a scheme of the shape asked for in
 /// any order of its dimensions; it is turned to fit). None when an input is missing or of
 /// another format. The result is as valid as its inputs: callers verify it.
@@ -128,6 +168,11 @@ pub fn build(construction: Construction, scheme_of: impl Fn(Shape) -> Option<Int
         Construction::Projection(x, dim) => {
             let last = x.dims()[dim as usize] - 1;
             algebra::project(&input(x)?, dim, last).ok()
+        }
+        Construction::Serendipitous(x, y) => {
+            let base = input(x)?;
+            let planned = serendipity::plan(&base, y, |s| Some(input(s)?.rank()))?;
+            serendipity::build(&base, &planned, input)
         }
     }
 }

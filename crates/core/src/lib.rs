@@ -58,6 +58,8 @@ pub mod path;
 #[cfg(feature = "alloc")]
 pub mod scheme;
 #[cfg(feature = "alloc")]
+pub mod serendipity;
+#[cfg(feature = "alloc")]
 pub mod symmetry;
 #[cfg(feature = "alloc")]
 pub mod verify;

@@ -208,10 +208,21 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
 pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(IntScheme, Plan)>> {
     let found = known::ours(results)?;
     let rank_of = |s: Shape| found.get(&sorted_dims(s)).map(|&(rank, _)| rank);
-    let scheme_of = |s: Shape| read_valid(&found.get(&sorted_dims(s))?.1).ok();
+    // Each file read (and verified) once: a serendipitous product asks for many formats.
+    let read = std::cell::RefCell::new(std::collections::HashMap::new());
+    let scheme_of = |s: Shape| {
+        let dims = sorted_dims(s);
+        read.borrow_mut()
+            .entry(dims)
+            .or_insert_with(|| read_valid(&found.get(&dims)?.1).ok())
+            .clone()
+    };
+    let mut plans = constructions(shape, rank_of);
+    plans.extend(construction::serendipitous(shape, scheme_of, rank_of));
+    plans.sort_by_key(|p| (p.rank, !p.exact()));
     // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
     let mut best: Option<(IntScheme, Plan)> = None;
-    for plan in constructions(shape, rank_of) {
+    for plan in plans {
         if best.as_ref().is_some_and(|(b, _)| b.rank() <= plan.rank) {
             break;
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use flipgraph_core::construction::{constructions, Construction};
+use flipgraph_core::construction::{self, constructions, Construction};
 use flipgraph_core::known::{best_known, best_known_rank, table, wide_table, BestKnown};
 use flipgraph_core::Shape;
 
@@ -108,15 +108,30 @@ fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
     let known = best_known_rank(shape)
         .map(|r| format!(" (best known {r})"))
         .unwrap_or_default();
-    let plans = constructions(shape, rank_of);
+    let mut plans = constructions(shape, rank_of);
+    // Serendipitous products need the base scheme itself: from --results only.
+    let base_of = |s: Shape| crate::schemes::read_valid(&ours.get(&sorted_dims(s))?.1).ok();
+    plans.extend(construction::serendipitous(shape, base_of, rank_of));
+    plans.sort_by_key(|p| (p.rank, !p.exact()));
     println!("constructions of {shape}{known} from {from}: {}", plans.len());
-    let named = |s: Shape| format!("{s} ({})", rank_of(s).unwrap_or_default());
+    // A format with a dimension 1 is its naive rank (a serendipitous product's inner one).
+    let named = |s: Shape| {
+        let rank = rank_of(s).or(s.dims().contains(&1).then(|| s.naive_rank()));
+        format!("{s} ({})", rank.unwrap_or_default())
+    };
     for plan in plans.iter().take(CONSTRUCTIONS_SHOWN) {
         let how = match plan.construction {
             Construction::Product(x, y) => format!("product {} x {}", named(x), named(y)),
             Construction::Sum(x, y, dim) => format!("sum along {dim}: {} + {}", named(x), named(y)),
             Construction::Extension(x, dim) => format!("extension along {dim} of {}", named(x)),
             Construction::Projection(x, dim) => format!("projection along {dim} of {}", named(x)),
+            Construction::Serendipitous(x, y) => {
+                format!(
+                    "serendipitous product of {} (its buds together) and {}",
+                    named(x),
+                    named(y)
+                )
+            }
         };
         let bound = if plan.exact() { " " } else { "<=" };
         println!("{bound}{:>5}  {how}", plan.rank);

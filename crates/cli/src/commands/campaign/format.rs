@@ -208,7 +208,12 @@ impl Wanted {
         match self {
             Wanted::None => false,
             Wanted::New(known) => {
-                rank <= known || (rank <= known + NEAR_KNOWN && !matches!(plan.construction, Construction::Product(..)))
+                rank <= known
+                    || (rank <= known + NEAR_KNOWN
+                        && !matches!(
+                            plan.construction,
+                            Construction::Product(..) | Construction::Serendipitous(..)
+                        ))
             }
             Wanted::Below(best) => rank < best,
         }
