@@ -534,3 +534,35 @@ fn a_full_standard_output_is_named_as_such() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out).contains("cannot write to standard output"), "{}", text(&out));
 }
+
+/// A search at its time limit waits for the lift of its record a tenth of the limit (2 s at
+/// least), not until the lift ends: the lift of a 6x7x16 record held a `--time 35` search for
+/// three minutes.
+#[test]
+fn a_timed_search_does_not_wait_long_for_the_lift_of_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = output_within(
+        search_on_one_thread().args([
+            "--from",
+            d(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../records/16x6x7-r457.json")),
+            "--best-known",
+            "470",
+            "--time",
+            "1",
+            "--out",
+            d(&dir.path().join("run")),
+        ]),
+        Duration::from_secs(60),
+        "the search waited for its lift",
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("NEW RECORD"), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("was not finished") || said.contains("lift"), "{said}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}: {said}",
+        started.elapsed()
+    );
+}

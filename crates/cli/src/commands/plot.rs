@@ -454,6 +454,17 @@ fn draw_plateau(s: &Series, title: &str, time: Time, area: &Area) -> Result<(), 
 mod tests {
     use super::{draw, push, rank_steps, read_events, Args, MAX_PROGRESS_POINTS};
 
+    /// The series of an event log of `lines`, written into `dir`.
+    fn series_of(dir: &tempfile::TempDir, lines: &[impl AsRef<str>]) -> super::Series {
+        let lines: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+        std::fs::write(dir.path().join("events.jsonl"), lines.join("\n")).unwrap();
+        let args = Args {
+            dir: dir.path().to_path_buf(),
+            output: None,
+        };
+        read_events(&args).unwrap()
+    }
+
     #[test]
     fn progress_events_draw_the_walkers_ranks_and_the_schedule() {
         let dir = tempfile::tempdir().unwrap();
@@ -463,12 +474,7 @@ mod tests {
             "a line cut by a crash",
             r#"{"event":"progress","t":20.0,"vertices_per_s":1.9e9,"reductions_per_s":4e6,"plateau":0,"walker_ranks":[62,64,83]}"#,
         ];
-        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
-        let args = Args {
-            dir: dir.path().to_path_buf(),
-            output: None,
-        };
-        let s = read_events(&args).unwrap();
+        let s = series_of(&dir, &events);
         assert_eq!(s.walkers[0], vec![vec![(10.0, 63.0), (20.0, 62.0)]]);
         assert_eq!(s.walkers[1], vec![vec![(10.0, 65.0), (20.0, 64.0)]]);
         assert_eq!(s.reductions, vec![vec![(10.0, 3.0), (20.0, 4.0)]]);
@@ -502,12 +508,7 @@ mod tests {
             r#"{"event":"progress","t":10.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":1000,"walker_ranks":[50,52,60]}"#,
             r#"{"event":"progress","t":20.0,"vertices_per_s":2e9,"reductions_per_s":3e6,"plateau":1000,"walker_ranks":[49,51,60]}"#,
         ];
-        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
-        let args = Args {
-            dir: dir.path().to_path_buf(),
-            output: None,
-        };
-        let s = read_events(&args).unwrap();
+        let s = series_of(&dir, &events);
         assert_eq!(super::Time::of(&s).start, 2.0);
         let out = dir.path().join("p.svg");
         draw(&s, "", &out).unwrap();
@@ -531,12 +532,7 @@ mod tests {
                 1000 + i % 7
             ));
         }
-        std::fs::write(dir.path().join("events.jsonl"), events.join("\n")).unwrap();
-        let args = Args {
-            dir: dir.path().to_path_buf(),
-            output: None,
-        };
-        let s = read_events(&args).unwrap();
+        let s = series_of(&dir, &events);
         assert_eq!(s.rank, vec![vec![(0.0, 80.0)]]);
         assert_eq!(s.best_known, Some(60.0));
         let points = s.plateau.iter().map(Vec::len).sum::<usize>();

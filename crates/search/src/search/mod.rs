@@ -239,7 +239,13 @@ impl<'a, F: Width> Driver<'a, F> {
         self.report_sharing(walk_time)?;
         match outcome {
             Stop::Interrupted => self.results.lifts.abandon(),
-            _ => self.results.lifts.finish(stop),
+            // A time limit is kept within a grace: a wide record's lift took 3 minutes past a
+            // --time 35 search.
+            Stop::TimeLimit => self
+                .results
+                .lifts
+                .finish(stop, Some(record::lift_grace(self.config.time_limit))),
+            _ => self.results.lifts.finish(stop, None),
         }
         Ok(Summary {
             best: self.population.pool.best().cloned().expect("non-empty pool"),

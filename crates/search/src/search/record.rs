@@ -14,6 +14,13 @@ use flipgraph_core::verify::{verify_z, Verified};
 
 use crate::atomic_file::replace_own_file;
 
+/// How long a search ended by its time limit (`limit`) waits for the lift of its records: a
+/// tenth of the limit, 2 to 60 s. A lift left unfinished is said so, and `flipgraph lift` does
+/// it later.
+pub fn lift_grace(limit: Option<Duration>) -> Duration {
+    (limit.unwrap_or_default() / 10).clamp(Duration::from_secs(2), Duration::from_secs(60))
+}
+
 /// A record to lift: the scheme, and where its lift goes in which format.
 struct Job<F: FactorBits> {
     scheme: Verified<F>,
@@ -70,17 +77,18 @@ impl<F: FactorBits> Lifts<F> {
     }
 
     /// Waits for the lifts and says what each gave; `stop` (Ctrl-C, a signal) abandons them at
-    /// once.
-    pub fn finish(mut self, stop: &AtomicBool) {
+    /// once, and so does the end of `grace` where one is given (a search at its time limit).
+    pub fn finish(mut self, stop: &AtomicBool, grace: Option<Duration>) {
         if self.running.is_some() || self.next.is_some() {
             tracing::info!("waiting for the lift of the record schemes to Z (Ctrl-C abandons it) ...");
         }
+        let began = std::time::Instant::now();
         loop {
             self.reap();
             if self.running.is_none() {
                 return;
             }
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || grace.is_some_and(|g| began.elapsed() >= g) {
                 return self.abandon();
             }
             std::thread::sleep(Duration::from_millis(50));
