@@ -47,23 +47,25 @@ pub(crate) fn kron(x: &[i64], (r1, c1): (usize, usize), y: &[i64], (r2, c2): (us
 /// The product scheme: `<n1,m1,p1>` and `<n2,m2,p2>` give `<n1 n2, m1 m2, p1 p2>` of rank
 /// `r1 r2`, every pair of terms multiplied factor by factor (Kronecker products).
 pub fn product(x: &IntScheme, y: &IntScheme) -> Result<IntScheme, ShapeError> {
-    let ([n1, m1, p1], [n2, m2, p2]) = (x.shape.dims(), y.shape.dims());
-    let shape = Shape::new(n1 * n2, m1 * m2, p1 * p2)?;
+    let shape = product_shape(x.shape, y.shape)?;
     let mut terms = Vec::with_capacity(x.rank() * y.rank());
     for s in &x.terms {
-        for t in &y.terms {
-            let factors = Position::ALL.map(|pos| {
-                kron(
-                    s.get(pos),
-                    x.shape.factor_dims(pos),
-                    t.get(pos),
-                    y.shape.factor_dims(pos),
-                )
-            });
-            terms.push(IntTerm { factors });
-        }
+        terms.extend(y.terms.iter().map(|t| product_term((s, x.shape), (t, y.shape))));
     }
     Ok(IntScheme { shape, terms })
+}
+
+/// The shape of the product of schemes of `x` and `y`: `<n1 n2, m1 m2, p1 p2>`.
+pub(crate) fn product_shape(x: Shape, y: Shape) -> Result<Shape, ShapeError> {
+    let ([n1, m1, p1], [n2, m2, p2]) = (x.dims(), y.dims());
+    Shape::new(n1 * n2, m1 * m2, p1 * p2)
+}
+
+/// The product of term `s` (of a scheme of shape `x`) and term `t` (of `y`), factor by factor.
+pub(crate) fn product_term((s, x): (&IntTerm, Shape), (t, y): (&IntTerm, Shape)) -> IntTerm {
+    IntTerm {
+        factors: Position::ALL.map(|pos| kron(s.get(pos), x.factor_dims(pos), t.get(pos), y.factor_dims(pos))),
+    }
 }
 
 /// The transpose of a `rows x cols` matrix.

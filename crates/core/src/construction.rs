@@ -71,23 +71,11 @@ pub fn constructions(target: Shape, rank_of: impl Fn(Shape) -> Option<usize>) ->
     let d = target.dims();
     let mut plans = Vec::new();
     let mut push = |construction, rank| plans.push(Plan { construction, rank });
-    let divisors = |x: usize| (1..=x).filter(move |k| x % k == 0);
-    for n1 in divisors(d[0]) {
-        for m1 in divisors(d[1]) {
-            for p1 in divisors(d[2]) {
-                let (first, second) = ([n1, m1, p1], [d[0] / n1, d[1] / m1, d[2] / p1]);
-                // Each unordered pair once, and no product by a 1x1xk.
-                let vector = |d: [usize; 3]| d.iter().filter(|&&x| x == 1).count() >= 2;
-                if first > second || vector(first) || vector(second) {
-                    continue;
-                }
-                let (Some(x), Some(y)) = (shape(first), shape(second)) else {
-                    continue;
-                };
-                if let (Some(r1), Some(r2)) = (rank_of(x), rank_of(y)) {
-                    push(Construction::Product(x, y), r1 * r2);
-                }
-            }
+    // Each unordered pair once, and no product by a 1x1xk.
+    let vector = |s: Shape| s.dims().iter().filter(|&&x| x == 1).count() >= 2;
+    for (x, y) in factorizations(target).filter(|&(x, y)| x.dims() <= y.dims() && !vector(x) && !vector(y)) {
+        if let (Some(r1), Some(r2)) = (rank_of(x), rank_of(y)) {
+            push(Construction::Product(x, y), r1 * r2);
         }
     }
     for (k, dim) in [Dim::N, Dim::M, Dim::P].into_iter().enumerate() {
@@ -122,37 +110,43 @@ pub fn constructions(target: Shape, rank_of: impl Fn(Shape) -> Option<usize>) ->
     plans
 }
 
-/// The serendipitous products of `target` ([`Construction::Serendipitous`]) from the base
-/// schemes `base_of` gives (of a shape asked for in any orientation), with the inner and bud
-/// formats' ranks `rank_of` knows; only those below the plain product, lowest rank first.
-pub fn serendipitous(
+/// The shapes `x` and `y` whose product is `target`, dimension by dimension, in every order.
+fn factorizations(target: Shape) -> impl Iterator<Item = (Shape, Shape)> {
+    let d = target.dims();
+    let divisors = |x: usize| (1..=x).filter(move |k| x % k == 0);
+    divisors(d[0])
+        .flat_map(move |n1| divisors(d[1]).flat_map(move |m1| divisors(d[2]).map(move |p1| [n1, m1, p1])))
+        .filter_map(move |first| {
+            Some((
+                shape(first)?,
+                shape([d[0] / first[0], d[1] / first[1], d[2] / first[2]])?,
+            ))
+        })
+}
+
+/// Every construction of `target` ([`constructions`]), and the serendipitous products
+/// ([`Construction::Serendipitous`]) of the base schemes `base_of` gives (of a shape asked for
+/// in any orientation) below their plain products, lowest rank first (exact ones before
+/// bounds of the same rank).
+pub fn constructions_from_schemes(
     target: Shape,
     base_of: impl Fn(Shape) -> Option<IntScheme>,
     rank_of: impl Fn(Shape) -> Option<usize>,
 ) -> Vec<Plan> {
-    let d = target.dims();
-    let divisors = |x: usize| (1..=x).filter(move |k| x % k == 0);
-    let mut plans = Vec::new();
-    for n1 in divisors(d[0]) {
-        for m1 in divisors(d[1]) {
-            for p1 in divisors(d[2]) {
-                let (Some(x), Some(y)) = (shape([n1, m1, p1]), shape([d[0] / n1, d[1] / m1, d[2] / p1])) else {
-                    continue;
-                };
-                let Some(base) = base_of(x).and_then(|b| algebra::orient(&b, x)) else {
-                    continue;
-                };
-                let planned = serendipity::plan(&base, y, &rank_of);
-                if let Some(planned) = planned.filter(|p| p.rank < p.inner_rank * base.rank()) {
-                    plans.push(Plan {
-                        construction: Construction::Serendipitous(x, y),
-                        rank: planned.rank,
-                    });
-                }
-            }
+    let mut plans = constructions(target, &rank_of);
+    for (x, y) in factorizations(target) {
+        let Some(base) = base_of(x).and_then(|b| algebra::orient(&b, x)) else {
+            continue;
+        };
+        let planned = serendipity::plan(&base, y, &rank_of);
+        if let Some(planned) = planned.filter(|p| p.rank < p.inner_rank * base.rank()) {
+            plans.push(Plan {
+                construction: Construction::Serendipitous(x, y),
+                rank: planned.rank,
+            });
         }
     }
-    plans.sort_by_key(|p| p.rank);
+    plans.sort_by_key(|p| (p.rank, !p.exact()));
     plans
 }
 

@@ -15,7 +15,7 @@
 
 use alloc::vec::Vec;
 
-use crate::algebra::kron;
+use crate::algebra::{kron, product_shape, product_term};
 use crate::scheme::{IntScheme, IntTerm};
 use crate::shape::Shape;
 use crate::term::Position;
@@ -54,6 +54,15 @@ fn degenerate(shape: Shape) -> bool {
     shape.dims().contains(&1)
 }
 
+/// The rank of `shape` as the planner takes it: `rank_of`'s, or the naive rank of a shape with
+/// a dimension 1.
+pub fn rank_or_naive(shape: Shape, rank_of: impl Fn(Shape) -> Option<usize>) -> Option<usize> {
+    match degenerate(shape) {
+        true => Some(shape.naive_rank()),
+        false => rank_of(shape),
+    }
+}
+
 /// A serendipitous product: its buds and the rank it reaches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -71,13 +80,8 @@ pub struct Plan {
 /// orientation): greedily, the bud that saves the most terms first, each base term in one bud
 /// at most. None when `rank_of` knows no rank of `inner`, or the product's shape is too large.
 pub fn plan(base: &IntScheme, inner: Shape, rank_of: impl Fn(Shape) -> Option<usize>) -> Option<Plan> {
-    let rank_of = |s: Shape| match degenerate(s) {
-        true => Some(s.naive_rank()),
-        false => rank_of(s),
-    };
-    let [n1, m1, p1] = base.shape.dims();
-    let [n2, m2, p2] = inner.dims();
-    Shape::new(n1 * n2, m1 * m2, p1 * p2).ok()?;
+    let rank_of = |s: Shape| rank_or_naive(s, &rank_of);
+    product_shape(base.shape, inner).ok()?;
     let single = rank_of(inner)?;
     // The terms of each factor value at each position, as candidates.
     let mut classes: Vec<(Position, Vec<usize>)> = Vec::new();
@@ -136,9 +140,7 @@ pub fn build(base: &IntScheme, plan: &Plan, scheme_of: impl Fn(Shape) -> Option<
         false => scheme_of(s),
     };
     let inner = scheme_of(plan.inner).filter(|s| s.shape == plan.inner)?;
-    let [n1, m1, p1] = base.shape.dims();
-    let [n2, m2, p2] = plan.inner.dims();
-    let shape = Shape::new(n1 * n2, m1 * m2, p1 * p2).ok()?;
+    let shape = product_shape(base.shape, plan.inner).ok()?;
     let mut in_bud = alloc::vec![false; base.rank()];
     let mut terms = Vec::new();
     for bud in &plan.buds {
@@ -148,16 +150,12 @@ pub fn build(base: &IntScheme, plan: &Plan, scheme_of: impl Fn(Shape) -> Option<
         terms.extend(together.terms.iter().map(|t| mapped(base, bud, plan.inner, t)));
     }
     for s in base.terms.iter().zip(&in_bud).filter(|(_, &b)| !b).map(|(s, _)| s) {
-        terms.extend(inner.terms.iter().map(|t| IntTerm {
-            factors: Position::ALL.map(|pos| {
-                kron(
-                    s.get(pos),
-                    base.shape.factor_dims(pos),
-                    t.get(pos),
-                    plan.inner.factor_dims(pos),
-                )
-            }),
-        }));
+        terms.extend(
+            inner
+                .terms
+                .iter()
+                .map(|t| product_term((s, base.shape), (t, plan.inner))),
+        );
     }
     Some(IntScheme { shape, terms })
 }

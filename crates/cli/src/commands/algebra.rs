@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::algebra::{self, Dim};
-use flipgraph_core::construction::{self, constructions, Plan};
+use flipgraph_core::construction::{self, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
 use super::known::{self, sorted_dims};
@@ -203,10 +203,10 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The lowest-rank construction of `shape` from the best verified schemes under `results`, built
-/// (not yet verified), with its plan; None when no construction has all its inputs there.
-pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(IntScheme, Plan)>> {
-    let found = known::ours(results)?;
+/// The lowest-rank construction of `shape` from the best verified schemes `found` in result
+/// folders ([`known::ours`]), built (not yet verified), with its plan; None when no
+/// construction has all its inputs there.
+pub fn best_construction(shape: Shape, found: &known::Found) -> Option<(IntScheme, Plan)> {
     let rank_of = |s: Shape| found.get(&sorted_dims(s)).map(|&(rank, _)| rank);
     // Each file read (and verified) once: a serendipitous product asks for many formats.
     let read = std::cell::RefCell::new(std::collections::HashMap::new());
@@ -217,12 +217,9 @@ pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(In
             .or_insert_with(|| read_valid(&found.get(&dims)?.1).ok())
             .clone()
     };
-    let mut plans = constructions(shape, rank_of);
-    plans.extend(construction::serendipitous(shape, scheme_of, rank_of));
-    plans.sort_by_key(|p| (p.rank, !p.exact()));
     // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
     let mut best: Option<(IntScheme, Plan)> = None;
-    for plan in plans {
+    for plan in construction::constructions_from_schemes(shape, scheme_of, rank_of) {
         if best.as_ref().is_some_and(|(b, _)| b.rank() <= plan.rank) {
             break;
         }
@@ -232,14 +229,14 @@ pub fn best_construction(shape: Shape, results: &[PathBuf]) -> Result<Option<(In
             }
         }
     }
-    Ok(best)
+    best
 }
 
 pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
+    let found = known::ours(&args.results)?;
     // The construction is built from the best schemes there: it must not take one's place.
     if let Some(out) = &args.write.output {
-        let inputs = known::ours(&args.results)?;
-        if let Some((_, input)) = inputs.values().find(|(_, input)| same_file(out, input)) {
+        if let Some((_, input)) = found.values().find(|(_, input)| same_file(out, input)) {
             bail!(
                 "-o {}: that is {}, a scheme of the results the construction is built from; name another file",
                 out.display(),
@@ -247,7 +244,7 @@ pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
             );
         }
     }
-    let Some((built, plan)) = best_construction(args.shape, &args.results)? else {
+    let Some((built, plan)) = best_construction(args.shape, &found) else {
         bail!(
             "no construction of {} from the schemes in {}: none of its products, sums, extensions or projections has all its inputs there",
             args.shape,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use flipgraph_core::additions::{programs, LinearForm, Program};
 use flipgraph_core::formats::Ring;
-use flipgraph_core::IntScheme;
+use flipgraph_core::{IntScheme, IntTerm};
 
 use crate::atomic_file::write_atomic;
 use crate::schemes::read_checked;
@@ -102,13 +102,18 @@ fn signs_moved_to_c(s: &IntScheme) -> IntScheme {
     for term in &mut s.terms {
         for at in [0, 1] {
             if term.factors[at].iter().find(|&&k| k != 0).is_some_and(|&k| k < 0) {
-                for i in [at, 2] {
-                    term.factors[i].iter_mut().for_each(|k| *k = -*k);
-                }
+                sign_to_c(term, at);
             }
         }
     }
     s
+}
+
+/// `term` with its factor `at` (A or B) and C negated: the same tensor.
+fn sign_to_c(term: &mut IntTerm, at: usize) {
+    for i in [at, 2] {
+        term.factors[i].iter_mut().for_each(|k| *k = -*k);
+    }
 }
 
 /// `s` with the sign of each product whose A or B form comes out of its program all negative
@@ -120,9 +125,7 @@ fn signs_by_programs(s: &IntScheme, f2: bool, shared: bool) -> IntScheme {
     for (term, (x, y)) in s.terms.iter_mut().zip(pa.outputs.iter().zip(&pb.outputs)) {
         for (at, form) in [(0, x), (1, y)] {
             if negated(form, f2) {
-                for i in [at, 2] {
-                    term.factors[i].iter_mut().for_each(|k| *k = -*k);
-                }
+                sign_to_c(term, at);
             }
         }
     }

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use flipgraph_core::construction::{self, constructions, Construction};
+use flipgraph_core::construction::{self, Construction};
 use flipgraph_core::known::{best_known, best_known_rank, table, wide_table, BestKnown};
+use flipgraph_core::serendipity::rank_or_naive;
 use flipgraph_core::Shape;
 
 use crate::schemes::read_checked;
@@ -108,17 +109,12 @@ fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
     let known = best_known_rank(shape)
         .map(|r| format!(" (best known {r})"))
         .unwrap_or_default();
-    let mut plans = constructions(shape, rank_of);
     // Serendipitous products need the base scheme itself: from --results only.
     let base_of = |s: Shape| crate::schemes::read_valid(&ours.get(&sorted_dims(s))?.1).ok();
-    plans.extend(construction::serendipitous(shape, base_of, rank_of));
-    plans.sort_by_key(|p| (p.rank, !p.exact()));
+    let plans = construction::constructions_from_schemes(shape, base_of, rank_of);
     println!("constructions of {shape}{known} from {from}: {}", plans.len());
     // A format with a dimension 1 is its naive rank (a serendipitous product's inner one).
-    let named = |s: Shape| {
-        let rank = rank_of(s).or(s.dims().contains(&1).then(|| s.naive_rank()));
-        format!("{s} ({})", rank.unwrap_or_default())
-    };
+    let named = |s: Shape| format!("{s} ({})", rank_or_naive(s, rank_of).unwrap_or_default());
     for plan in plans.iter().take(CONSTRUCTIONS_SHOWN) {
         let how = match plan.construction {
             Construction::Product(x, y) => format!("product {} x {}", named(x), named(y)),
@@ -153,9 +149,13 @@ fn source_text(e: &BestKnown, full: bool) -> String {
     source + &note
 }
 
+/// The lowest verified rank per format (sorted dims) found in result folders, with the file
+/// that has it.
+pub type Found = BTreeMap<[usize; 3], (usize, PathBuf)>;
+
 /// The lowest verified rank per format (sorted dims) among the result files under `dirs`, with
 /// the file that has it.
-pub fn ours(dirs: &[PathBuf]) -> Result<BTreeMap<[usize; 3], (usize, PathBuf)>> {
+pub fn ours(dirs: &[PathBuf]) -> Result<Found> {
     let mut candidates: BTreeMap<[usize; 3], Vec<(usize, PathBuf)>> = BTreeMap::new();
     for dir in dirs {
         if !dir.exists() {
@@ -228,7 +228,7 @@ fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize,
 fn is_search_bookkeeping(path: &Path) -> bool {
     use crate::search::output::{CHECKPOINT, EVENTS, LOCK};
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    [CHECKPOINT, EVENTS, LOCK].contains(&name) || name.ends_with(".svg") || name.starts_with(".flipgraph-")
+    [CHECKPOINT, EVENTS, LOCK].contains(&name) || name.ends_with(".svg") || crate::atomic_file::is_temp_file(name)
 }
 
 /// `4x4x5-r60.json` -> ([4, 4, 5], 60), dims sorted.

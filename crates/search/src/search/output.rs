@@ -258,17 +258,15 @@ impl Checkpoint {
         let cp: Checkpoint =
             serde_json::from_slice(bytes).with_context(|| format!("{}: not a flipgraph checkpoint", path.display()))?;
         // A century of walking: anything longer (or negative, or not a number) is a damaged file.
-        if !(cp.elapsed_s.is_finite() && (0.0..=MAX_ELAPSED_S).contains(&cp.elapsed_s)) {
+        let a_search_time = |s: f64| s.is_finite() && (0.0..=MAX_ELAPSED_S).contains(&s);
+        if !a_search_time(cp.elapsed_s) {
             bail!(
                 "{}: elapsed_s {} is not a time a search can have run (damaged checkpoint?)",
                 path.display(),
                 cp.elapsed_s
             );
         }
-        if let Some(limit) = cp
-            .time_limit_s
-            .filter(|l| !(l.is_finite() && (0.0..=MAX_ELAPSED_S).contains(l)))
-        {
+        if let Some(limit) = cp.time_limit_s.filter(|&l| !a_search_time(l)) {
             bail!(
                 "{}: time_limit_s {limit:.3e} is not a time limit a search can have (damaged checkpoint?)",
                 path.display()

@@ -256,7 +256,8 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     if matches!(wanted, Wanted::None) || !args.out.is_dir() {
         return Ok(None);
     }
-    let Some((built, plan)) = best_construction(shape, std::slice::from_ref(&args.out))? else {
+    let found = crate::commands::known::ours(std::slice::from_ref(&args.out))?;
+    let Some((built, plan)) = best_construction(shape, &found) else {
         return Ok(None);
     };
     if !wanted.takes(&plan, built.rank()) {

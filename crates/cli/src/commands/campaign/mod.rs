@@ -16,6 +16,7 @@ use super::duration::parse_duration;
 use super::engine_args::{at_least_one, EngineArgs};
 use super::lanes::{host_gpus, lanes, lanes_in_words};
 use super::search::interrupt_flag;
+use crate::engine::MAX_THREADS_PER_CORE;
 use crate::write::parse_writable;
 
 mod format;
@@ -203,7 +204,8 @@ fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCod
 /// The engine flags of each lane, the formats searched at once: on GPUs one lane per GPU (each
 /// walking on its own), on the CPU one lane unless --jobs asks for more (each then takes its
 /// share of the cores).
-/// More lanes than formats would only wait; more than 8 a GPU (or a core) only take turns.
+/// More lanes than formats would only wait; more than [`MAX_THREADS_PER_CORE`] a GPU (or a
+/// core) only take turns.
 fn campaign_lanes(args: &Args, formats: usize) -> Result<Vec<EngineArgs>> {
     let gpus = host_gpus(&args.engine)?;
     if let Some(jobs) = args.jobs {
@@ -211,10 +213,10 @@ fn campaign_lanes(args: &Args, formats: usize) -> Result<Vec<EngineArgs>> {
             0 => (crate::engine::cores(), "core"),
             gpus => (gpus, "GPU"),
         };
-        if jobs > 8 * units {
+        let most = MAX_THREADS_PER_CORE * units;
+        if jobs > most {
             anyhow::bail!(
-                "--jobs {jobs}: this host takes at most {} formats at once (8 a {unit}, {units} {unit}s); more only take turns",
-                8 * units
+                "--jobs {jobs}: this host takes at most {most} formats at once ({MAX_THREADS_PER_CORE} a {unit}, {units} {unit}s); more only take turns"
             );
         }
     }
