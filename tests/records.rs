@@ -418,7 +418,7 @@ fn a_hunting_campaign_aims_a_format_at_its_best_known_rank_one_below_it() {
 #[test]
 fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
     use flipgraph_core::{verify::verify, Scheme, Shape};
-    use flipgraph_search::search::descent::Descent;
+    use flipgraph_search::Descent;
     let mut seen = Vec::new();
     let summary = Descent::new(Scheme::naive(Shape::new(2, 3, 3).unwrap()))
         .threads(1)

@@ -1434,7 +1434,7 @@ fn a_resumed_symmetric_search_walks_symmetric_schemes_without_the_flag() {
 fn descent_and_search_walk_identically_from_the_same_start_and_seed() {
     use flipgraph_core::formats::{read_path, write_f2, Format};
     use flipgraph_core::{Scheme, Shape};
-    use flipgraph_search::search::descent::Descent;
+    use flipgraph_search::Descent;
 
     let shape = Shape::square(3).unwrap();
     // The naive terms in another order: a given start (as --from reads one), not the naive one.

@@ -2,7 +2,7 @@
 //! shape and pool).
 #![no_main]
 
-use flipgraph_search::search::output::Checkpoint;
+use flipgraph_search::output::Checkpoint;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,9 +2,9 @@
 //! refused, and the flag that changes it.
 
 use flipgraph_search::engine::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
-use flipgraph_search::search::output::FolderError;
-use flipgraph_search::search::recipe::RecipeError;
-use flipgraph_search::search::session::SearchError;
+use flipgraph_search::output::FolderError;
+use flipgraph_search::session::recipe::RecipeError;
+use flipgraph_search::session::SearchError;
 
 /// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
 /// worded by their flags.

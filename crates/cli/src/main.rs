@@ -4,7 +4,7 @@ mod commands;
 mod flags;
 mod write;
 
-use flipgraph_search::{atomic_file, engine, schemes, search};
+use flipgraph_search::{driver, engine, islands, output, schemes, session};
 
 use std::process::ExitCode;
 

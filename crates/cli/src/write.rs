@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use flipgraph_core::formats::{self, Format, Ring};
 use flipgraph_core::{verify, IntScheme};
 
-use crate::atomic_file::write_atomic;
+use crate::output::atomic_file::write_atomic;
 
 /// How a command writes the scheme it makes.
 #[derive(clap::Args, Clone)]

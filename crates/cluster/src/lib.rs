@@ -7,7 +7,7 @@
 //! MPI's own error handling applies: a failed call, or a process that dies, ends the whole job
 //! (each island's last checkpoint stays, and `--resume` continues from them).
 //!
-//! [`island::Peers`]: flipgraph_search::search::island::Peers
+//! [`island::Peers`]: flipgraph_search::islands::Peers
 
 #![cfg(feature = "mpi")]
 
@@ -19,7 +19,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Threading;
 
-use flipgraph_search::search::island::Peers;
+use flipgraph_search::islands::Peers;
 
 /// Variables a launcher (mpirun of OpenMPI or MPICH, or srun through PMI or PMIx) sets in the
 /// processes it starts: without one, the process runs alone and MPI is not started.

@@ -166,6 +166,14 @@ impl<F: FactorBits> Scheme<F> {
         &self.terms
     }
 
+    /// Its terms in order: equal for the same scheme whatever the order of its terms (the
+    /// key under which pools and islands tell schemes apart).
+    pub fn sorted_terms(&self) -> Vec<Term<F>> {
+        let mut terms = self.terms.to_vec();
+        terms.sort_unstable();
+        terms
+    }
+
     /// The terms, consuming the scheme.
     pub fn into_terms(self) -> Vec<Term<F>> {
         self.terms

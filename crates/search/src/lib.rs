@@ -2,7 +2,7 @@
 //!
 //! [`Search`] is the whole search of `flipgraph search` (a new search, a resume, the ladder, the
 //! GPU's fault carried on on the CPU, its folder of verified results and checkpoints), driven by
-//! a [`search::recipe::Recipe`] that settles the engine, walk and schedule for the start;
+//! a [`Recipe`] that settles the engine, walk and schedule for the start;
 //! `flipgraph search`, `bench` and `campaign` build theirs from their flags:
 //!
 //! ```no_run
@@ -30,7 +30,7 @@
 //!
 //! use flipgraph_core::{Scheme, Shape};
 //! use flipgraph_search::engine::EngineSpec;
-//! use flipgraph_search::search::{progress::Progress, Driver, Patience, SearchConfig, Start, PATIENCE};
+//! use flipgraph_search::driver::{progress::Progress, Driver, Patience, SearchConfig, Start, PATIENCE};
 //!
 //! let shape = Shape::square(4).unwrap();
 //! let spec = EngineSpec::default(); // the GPU when one is usable, else every core
@@ -46,12 +46,15 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
-pub mod atomic_file;
+pub mod driver;
 pub mod engine;
+pub mod islands;
+pub mod output;
 pub mod schemes;
-pub mod search;
+pub mod session;
 
-pub use search::descent::Descent;
-pub use search::ended::Ended;
-pub use search::recipe::Recipe;
-pub use search::{Search, Summary};
+pub use driver::Summary;
+pub use session::descent::Descent;
+pub use session::ended::Ended;
+pub use session::recipe::Recipe;
+pub use session::Search;

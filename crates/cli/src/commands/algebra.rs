@@ -11,7 +11,7 @@ use flipgraph_core::construction::{self, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
 use super::known::{self, sorted_dims};
-use crate::atomic_file::write_atomic;
+use crate::output::atomic_file::write_atomic;
 use crate::schemes::read_valid;
 use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, Rendered, WriteArgs};
 

@@ -7,12 +7,12 @@ use flipgraph_core::device::Partners;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 
+use crate::driver::Restarts;
 use crate::engine::gpu::Hints;
 use crate::engine::Reductions;
 use crate::engine::{Backend, Group};
-use crate::search::ladder::Ladder;
-use crate::search::portfolio::Portfolio;
-use crate::search::Restarts;
+use crate::islands::portfolio::Portfolio;
+use crate::session::recipe::Ladder;
 
 /// The command line's side of one of the engine's choices: an enum of the same variants with
 /// their names and help (the engine library knows nothing of the command line), and the

@@ -9,7 +9,7 @@ use flipgraph_core::additions::{programs, LinearForm, Program};
 use flipgraph_core::formats::Ring;
 use flipgraph_core::{IntScheme, IntTerm};
 
-use crate::atomic_file::write_atomic;
+use crate::output::atomic_file::write_atomic;
 use crate::schemes::read_checked;
 use crate::write::same_file;
 

@@ -9,7 +9,7 @@ use super::choices::{
 };
 use super::duration::parse_positive_duration;
 use super::preset::PresetArg;
-use crate::search::recipe::{check_cube, Recipe};
+use crate::session::recipe::{check_cube, Recipe};
 
 /// The engine's flags, shared by `search`, `bench` and `campaign`.
 #[derive(clap::Args, Clone, Debug)]
@@ -271,10 +271,10 @@ pub(crate) mod tests {
     use flipgraph_core::sparsity::Sparsity;
 
     use super::EngineArgs;
+    use crate::driver::Patience;
     use crate::engine::gpu::Hints;
     use crate::engine::{Group, Reductions, StartKind};
-    use crate::search::recipe::Recipe;
-    use crate::search::Patience;
+    use crate::session::recipe::Recipe;
 
     #[derive(Parser)]
     struct Cli {
@@ -306,7 +306,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_new_search_of_5x5x5_or_6x6x6_takes_its_measured_preset_unless_told_otherwise() {
-        use crate::search::preset::Preset;
+        use crate::session::preset::Preset;
         use flipgraph_core::Shape;
         let (five, six) = (Shape::square(5).unwrap(), Shape::square(6).unwrap());
         let mut args = recipe::<&str>(&[]);
@@ -355,8 +355,8 @@ pub(crate) mod tests {
 
     #[test]
     fn cubes_start_at_their_rank_with_frozen_fixed_terms_and_the_slack_from_there() {
-        use crate::search::recipe::{CUBE_PATIENCE, CUBE_PLATEAU};
-        use crate::search::Restarts;
+        use crate::driver::Restarts;
+        use crate::session::recipe::{CUBE_PATIENCE, CUBE_PLATEAU};
         use flipgraph_core::symmetry::{is_c3_invariant, FixedTerms};
         use flipgraph_core::Shape;
         let args = recipe(&["--symmetry", "c3", "--cubes", "10001,01010,00100"]);
@@ -397,13 +397,13 @@ pub(crate) mod tests {
         let spec = told.spec();
         assert_eq!((spec.plateau, spec.plus_slack, spec.threads), (Some(9), 2, Some(3)));
         assert_eq!((told.patience(), told.restarts()), (Patience::Fixed(7), Restarts::Pool));
-        assert_eq!(told.pool_ranks(), crate::search::POOL_RANKS);
+        assert_eq!(told.pool_ranks(), crate::driver::POOL_RANKS);
         assert_eq!(recipe(&["--pool-ranks", "3"]).pool_ranks(), 3);
         assert_eq!(recipe(&["--follow", "30"]).follow, Some(30));
         let plain = recipe(&["--symmetry", "c3"]);
         assert_eq!(
             (plain.patience(), plain.restarts()),
-            (Patience::Growing(crate::search::PATIENCE), Restarts::Pool)
+            (Patience::Growing(crate::driver::PATIENCE), Restarts::Pool)
         );
         let free = recipe(&["--symmetry", "c3", "--cubes", "101", "--fixed-terms", "free"]).spec();
         assert_eq!(free.fixed_terms, FixedTerms::Free);

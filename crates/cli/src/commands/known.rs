@@ -226,9 +226,11 @@ fn collect(dir: &Path, depth: usize, into: &mut BTreeMap<[usize; 3], Vec<(usize,
 
 /// The files a search writes beside its results.
 fn is_search_bookkeeping(path: &Path) -> bool {
-    use crate::search::output::{CHECKPOINT, EVENTS, LOCK};
+    use crate::output::{CHECKPOINT, EVENTS, LOCK};
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    [CHECKPOINT, EVENTS, LOCK].contains(&name) || name.ends_with(".svg") || crate::atomic_file::is_temp_file(name)
+    [CHECKPOINT, EVENTS, LOCK].contains(&name)
+        || name.ends_with(".svg")
+        || crate::output::atomic_file::is_temp_file(name)
 }
 
 /// `4x4x5-r60.json` -> ([4, 4, 5], 60), dims sorted.

@@ -10,7 +10,7 @@ use flipgraph_core::path::{parse_header, parse_line, path, to_text, Move, Replay
 use flipgraph_core::verify::verify;
 use flipgraph_core::{IntScheme, Scheme};
 
-use crate::atomic_file::write_atomic;
+use crate::output::atomic_file::write_atomic;
 use crate::schemes::read_valid_f2;
 use crate::write::{refuse_overwriting, write_verified, WriteArgs};
 

@@ -10,7 +10,7 @@ use plotters::coord::combinators::LogCoord;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::search::output::{Checkpoint, EVENTS};
+use crate::output::{Checkpoint, EVENTS};
 
 /// Draw a search's progress as an SVG: best rank and the walkers' ranks over time, vertices/s
 /// and reductions/s, and the walkers' median plateau limit.

@@ -5,6 +5,7 @@
 
 pub mod cpu;
 pub mod gpu;
+mod member;
 mod refusal;
 mod width;
 
@@ -19,9 +20,9 @@ pub use flipgraph_core::walk::Reductions;
 use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
-use crate::search::portfolio::{scaled_floor, LONE};
 use cpu::{CpuEngine, Walks};
 use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
+pub use member::{scaled_floor, Member, LONE, PLUS_SLACK};
 pub use refusal::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 pub use width::{refuse_wide_symmetry, Width};
 
@@ -155,7 +156,7 @@ impl EngineSpec {
     /// sampled slots seldom pairs there; symmetric walks always sample). The measurements:
     /// docs/BENCHMARKS-ARCHIVE.md, "Sparse walkers", "A given start walks free" and "A given
     /// start finds its flip partners by groups". `flipgraph search` and
-    /// [`crate::search::descent::Descent`] both take them from here.
+    /// [`crate::session::descent::Descent`] both take them from here.
     pub fn for_start(self, start: StartKind, sparsity: Option<Sparsity>, partners: Option<Partners>) -> EngineSpec {
         let given = start == StartKind::Given;
         EngineSpec {

@@ -11,10 +11,10 @@ use flipgraph_core::{Scheme, Shape, WideScheme};
 use serde_json::json;
 
 use super::engine_args::{at_least_one, EngineArgs};
+use crate::driver::progress::{si, Progress};
+use crate::driver::{self, Driver, SearchConfig};
 use crate::engine::{Backend, EngineSpec, StartKind, Width};
-use crate::search::progress::{si, Progress};
-use crate::search::recipe::Recipe;
-use crate::search::{self, Driver, SearchConfig};
+use crate::session::recipe::Recipe;
 
 /// Measure: vertices/s, steps/s and rank reached per size from the naive scheme (or from given
 /// schemes); or the wall time from process start to a verified scheme of a given rank.
@@ -349,7 +349,7 @@ fn measure_in<F: Width>(
     let driver = Driver::new(
         engine.as_mut(),
         config,
-        search::Start::from_scheme(scheme.clone()),
+        driver::Start::from_scheme(scheme.clone()),
         None,
         Progress::new(false, true),
         Instant::now(),

@@ -15,10 +15,10 @@ use super::Args;
 use crate::commands::algebra::best_construction;
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::search;
-use crate::search::island::Sharing;
-use crate::search::output::{Checkpoint, CHECKPOINT};
-use crate::search::portfolio::Portfolio;
-use crate::search::preset::Preset;
+use crate::islands::portfolio::Portfolio;
+use crate::islands::Sharing;
+use crate::output::{Checkpoint, CHECKPOINT};
+use crate::session::preset::Preset;
 use crate::write::{write_verified, Encoding, WriteArgs};
 
 /// Where one format of the campaign stands.

@@ -1,9 +1,9 @@
 //! The report of how a search ended: a line on standard error, records loudly, and with
 //! `--json` an `end` event.
 
-use crate::search::ended::Ended;
-use crate::search::progress::si;
-use crate::search::Stop;
+use crate::driver::progress::si;
+use crate::driver::Stop;
+use crate::session::ended::Ended;
 use std::time::Duration;
 
 /// Says how the search `ended` ended: a line on standard error, records loudly, and with
@@ -77,7 +77,7 @@ pub fn report(ended: &Ended, json: bool, quiet: bool) -> bool {
                 "cut_short": c.cut_short,
             })
         });
-        crate::search::progress::json_line(&serde_json::json!({
+        crate::driver::progress::json_line(&serde_json::json!({
             "event": "end",
             "climb": climb,
             "stop": stop.name(),

@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::{execute, Args, Ended};
-use crate::search::island::{Island, Place, Sharing};
-use crate::search::threads::{IslandLeft, ThreadPeers};
+use crate::islands::{Island, Place, Sharing};
+use crate::islands::{IslandLeft, ThreadPeers};
 
 /// The islands of this process: --islands, else one per GPU where the search walks on several
 /// (on 4 H100s, islands reached 4x5x5 73 and 3x5x5 58 in a median 0.28x and 0.27x one GPU's

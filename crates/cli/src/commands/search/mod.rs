@@ -12,10 +12,10 @@ use flipgraph_core::Shape;
 
 use super::choices::PortfolioArg;
 use super::engine_args::{at_least_one, EngineArgs};
-use crate::search::ended::Ended;
-use crate::search::island::Place;
-use crate::search::recipe::Recipe;
-use crate::search::Search;
+use crate::islands::Place;
+use crate::session::ended::Ended;
+use crate::session::recipe::Recipe;
+use crate::session::Search;
 use crate::write::parse_writable;
 
 mod ended;

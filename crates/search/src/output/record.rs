@@ -12,7 +12,7 @@ use flipgraph_core::lift::{lift, DEFAULT_BITS, DEFAULT_TRIES};
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::{verify_z, Verified};
 
-use crate::atomic_file::replace_own_file;
+use super::atomic_file::replace_own_file;
 
 /// How long a search ended by its time limit (`limit`) waits for the lift of its records: a
 /// tenth of the limit, 2 to 60 s. A lift left unfinished is said so, and `flipgraph lift` does

@@ -3,7 +3,7 @@
 use super::*;
 use crate::engine::{Kind, Round};
 use flipgraph_core::plateau::Style;
-use flipgraph_core::Term;
+use flipgraph_core::{Scheme, Term};
 
 #[test]
 fn the_standing_shows_the_escaping_walkers_limits_and_every_walkers_rank() {
@@ -215,8 +215,8 @@ fn independent_walkers_never_restart_from_a_better_pool() {
 #[test]
 fn a_checkpoint_names_the_fixed_terms_the_walk_keeps() {
     use crate::engine::Group;
+    use crate::output::symmetric_name;
     use flipgraph_core::symmetry::FixedTerms;
-    use output::symmetric_name;
     assert_eq!(symmetric_name((Group::C3, FixedTerms::Free)), "c3, fixed terms free");
     assert_eq!(
         symmetric_name((Group::C3, FixedTerms::Frozen)),

@@ -4,6 +4,11 @@
 //! search`, `bench` and `campaign` build one from their flags, a checkpoint records the part a
 //! resume needs ([`Recorded`]), and a resume takes it back ([`Recipe::resumed`]).
 
+mod cubes;
+mod error;
+#[cfg(test)]
+mod tests;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -16,90 +21,31 @@ use flipgraph_core::symmetry::{FixedTerms, SymmetricScheme};
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::{Factor, Scheme, Shape};
 
-use super::ladder::Ladder;
-use super::output::Recorded;
-use super::portfolio::{Member, Portfolio, LONE};
+use crate::output::Recorded;
+use cubes::diagonal_factor;
+pub use cubes::{check_cube, CUBE_PATIENCE, CUBE_PLATEAU, CUBE_PLUS_SLACK};
+pub use error::RecipeError;
+
 use super::preset::Preset;
-use super::{Patience, Restarts, SearchConfig, PATIENCE, POOL_RANKS};
+use crate::driver::{Patience, Restarts, SearchConfig, PATIENCE, POOL_RANKS};
 use crate::engine::gpu::Hints;
+use crate::engine::{cores, Member, LONE};
 use crate::engine::{Backend, Engine, EngineSpec, Reductions, StartKind, WALKERS_PER_THREAD};
+use crate::islands::{Place, Portfolio};
 
-/// How far above its start rank a walker may climb by default.
-pub const PLUS_SLACK: usize = 4;
-
-/// A cube search's defaults: Moosbauer and Poole's settings (a plus move after 50,000 plain flips
-/// without a reduction, 16,667 orbit moves; a run restarted after 10^8 plain flips without a
-/// new best; plus moves up to the start rank), with which 5x5x5 reached rank 93 here
-/// (BENCHMARKS.md, CPU; docs/BENCHMARKS-ARCHIVE.md, The symmetric flip graph from fixed cubes).
-pub const CUBE_PLATEAU: u64 = 16_667;
-/// A cube search's patience ([`CUBE_PLATEAU`]).
-pub const CUBE_PATIENCE: u64 = 33_000_000;
-/// A cube search's slack of plus moves ([`CUBE_PLATEAU`]).
-pub const CUBE_PLUS_SLACK: usize = 0;
-
-/// A recipe the library refuses, in its own words (the command line words it by its flags).
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum RecipeError {
-    /// Fixed cubes beside start schemes.
-    #[error("fixed cubes and start schemes are two different starts; give one")]
-    CubesBesideStarts,
-    /// Free fixed terms under a group whose walks keep them.
-    #[error("free fixed terms: only c3 walks change their fixed terms; {0} keeps them frozen")]
-    FreeFixedTerms(Group),
-    /// A cube pattern that is not one ([`check_cube`] says why).
-    #[error("the cube pattern {0}")]
-    BadCube(String),
-    /// Fixed cubes of a shape whose factors pass 64 bits.
-    #[error("fixed cubes: {0}")]
-    CubesTooWide(String),
-    /// Fixed cubes under a group without the rotation.
-    #[error("fixed cubes need the group c3 or c6: the cubes are the fixed terms of the cyclic symmetry")]
-    CubesWithoutRotation,
-    /// Fixed cubes of a shape that is not square.
-    #[error("fixed cubes need a square shape; {0} is not")]
-    CubesNotSquare(Shape),
-    /// A cube pattern of the wrong length.
-    #[error("the cube {pattern}: a pattern of {n}x{n}x{n} has {n} digits, one per diagonal entry (not {len})")]
-    PatternLength {
-        /// The pattern.
-        pattern: String,
-        /// The matrices' size.
-        n: usize,
-        /// The pattern's length.
-        len: usize,
-    },
-    /// Two cubes that share a diagonal entry.
-    #[error("the cubes {0} and {1} share a diagonal entry; the cubes must be disjoint")]
-    CubesOverlap(String, String),
-    /// Fixed cubes asked of a resumed search.
-    #[error("fixed cubes start a new search; a resumed one keeps the cubes of its checkpoint")]
-    CubesOnResume,
-    /// Start schemes beside the resume of a search from fixed cubes.
-    #[error("{checkpoint}: a search from the cubes {cubes} restarts from its cube start; start schemes cannot join it (start a new search from them instead)")]
-    StartsBesideResumedCubes {
-        /// The checkpoint.
-        checkpoint: String,
-        /// Its cubes, comma separated.
-        cubes: String,
-    },
-    /// A group other than the checkpoint's asked of a resumed symmetric search.
-    #[error("{checkpoint}: the search walks {recorded}-invariant schemes; a resume keeps its group ({asked} asked)")]
-    ResumedGroup {
-        /// The checkpoint.
-        checkpoint: String,
-        /// The group its search walks.
-        recorded: Group,
-        /// The group asked for.
-        asked: Group,
-    },
-    /// A plain walk asked to resume a search from fixed cubes.
-    #[error("{checkpoint}: a search from the cubes {cubes} walks C3-invariant schemes; a plain walk cannot resume it (start a new search from one of its results instead)")]
-    PlainResumeOfCubes {
-        /// The checkpoint.
-        checkpoint: String,
-        /// Its cube patterns, joined by commas.
-        cubes: String,
-    },
+/// Whether a search from the naive scheme climbs a ladder (`--ladder`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ladder {
+    /// On a GPU, for shapes of more than [`FOOT`](super::ladder::FOOT) and at most [`AUTO_UP_TO`](super::ladder::AUTO_UP_TO) naive terms. Not
+    /// on the CPU: its 32 walkers stalled at 50-51 from the extensions of some rung schemes
+    /// (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s, against 10 of 10 from naive, median
+    /// 2.4 s), though they reach 47, which they do not from naive.
+    #[default]
+    Auto,
+    /// Every shape above the foot, on either engine.
+    On,
+    /// Never: the search starts from the naive scheme.
+    Off,
 }
 
 /// How a search walks, as its user chose it: `None` (and an empty `cubes`) where the library
@@ -145,7 +91,7 @@ pub struct Recipe {
     /// Where walkers restart.
     pub restarts: Option<Restarts>,
     /// Percent of the walkers behind a new best that restart from it at once (None:
-    /// [`FOLLOW`](super::FOLLOW)).
+    /// [`FOLLOW`](crate::driver::FOLLOW)).
     pub follow: Option<u32>,
     /// Ranks the pool keeps.
     pub pool_ranks: Option<usize>,
@@ -164,7 +110,7 @@ pub struct Recipe {
     pub presets: bool,
     /// Whether the islands of a job walk with the portfolio's settings.
     pub portfolio: Portfolio,
-    /// This island's member of the portfolio, set by [`Place::share`](super::island::Place::share); None: a lone search's.
+    /// This island's member of the portfolio, set by [`Place::share`](crate::driver::island::Place::share); None: a lone search's.
     pub member: Option<Member>,
 }
 
@@ -203,26 +149,6 @@ impl Default for Recipe {
             member: None,
         }
     }
-}
-
-/// A diagonal pattern of fixed cubes: digits 0 and 1, at least one 1, 8 at most.
-pub fn check_cube(s: &str) -> Result<(), String> {
-    // Not echoed: a damaged checkpoint's pattern may be megabytes long.
-    if s.chars().count() > 8 {
-        return Err(format!(
-            "a pattern of {} characters is not a diagonal pattern: one digit 0 or 1 per diagonal entry, 8 at most",
-            s.chars().count()
-        ));
-    }
-    if s.is_empty() || s.chars().any(|c| c != '0' && c != '1') {
-        return Err(format!(
-            "'{s}' is not a diagonal pattern: one digit 0 or 1 per diagonal entry, like 10001"
-        ));
-    }
-    if !s.contains('1') {
-        return Err(format!("'{s}' is an empty cube: a pattern needs a 1"));
-    }
-    Ok(())
 }
 
 impl Recipe {
@@ -311,7 +237,7 @@ impl Recipe {
         let steps = spec.steps_per_round(engine.timed_rounds(), engine.walkers());
         SearchConfig {
             restarts: self.restarts(),
-            follow: self.follow.unwrap_or(super::FOLLOW).min(100),
+            follow: self.follow.unwrap_or(crate::driver::FOLLOW).min(100),
             pool_ranks: self.pool_ranks(),
             cubes: self.cubes.clone(),
             symmetric: (spec.symmetry != Group::Trivial).then_some((spec.symmetry, spec.fixed_terms)),
@@ -481,140 +407,15 @@ impl Recipe {
     }
 }
 
-/// The factor `sum e_ii` over the diagonal entries `i` set in `pattern` (its first digit is
-/// `e_11`), for `n x n` matrices.
-fn diagonal_factor(pattern: &str, n: usize) -> Result<Factor, RecipeError> {
-    if pattern.len() != n {
-        return Err(RecipeError::PatternLength {
-            pattern: pattern.to_owned(),
-            n,
-            len: pattern.len(),
-        });
-    }
-    Ok(pattern
-        .bytes()
-        .enumerate()
-        .filter(|&(_, d)| d == b'1')
-        .map(|(i, _)| 1 << (i * n + i))
-        .sum())
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use flipgraph_core::device::Partners;
-    use flipgraph_core::group::Group;
-    use flipgraph_core::sparsity::Sparsity;
-    use flipgraph_core::symmetry::FixedTerms;
-
-    use super::{Recipe, RecipeError, Recorded};
-    use crate::engine::EngineSpec;
-
-    #[test]
-    fn the_default_recipe_gives_the_default_engine() {
-        assert_eq!(Recipe::default().spec(), EngineSpec::default());
-    }
-
-    /// An embedder's cube patterns are checked as the command line's are: a pattern that is
-    /// not one is refused, not read as another.
-    #[test]
-    fn a_cube_pattern_that_is_not_one_is_refused() {
-        let shape = flipgraph_core::Shape::square(3).unwrap();
-        let cubes = |patterns: &[&str]| Recipe {
-            symmetry: Some(Group::C3),
-            cubes: patterns.iter().map(|&p| p.to_owned()).collect(),
-            ..Recipe::default()
-        };
-        for bad in ["0a1", "000"] {
-            let refused = cubes(&[bad]).naive_start::<u64>(shape).unwrap_err();
-            assert!(
-                matches!(refused.downcast_ref::<RecipeError>(), Some(RecipeError::BadCube(_))),
-                "{bad}: {refused:#}"
-            );
+impl Recipe {
+    /// This recipe on `place`'s share of the host (its cores and its own GPU, unless the
+    /// recipe names them), with its member of the recipe's portfolio.
+    pub fn shared_by(&self, place: &Place) -> Recipe {
+        Recipe {
+            threads: self.threads.or(Some((cores() / place.local_size.max(1)).max(1))),
+            gpu: self.gpu.or(Some(place.local_index)),
+            member: self.member.or(Some(self.portfolio.member(place.island.index()))),
+            ..self.clone()
         }
-        assert_eq!(cubes(&["101", "010"]).naive_start::<u64>(shape).unwrap().shape(), shape);
-    }
-
-    /// A resume takes what its checkpoint records where the recipe leaves it open, and keeps
-    /// what the recipe chose; cubes are the checkpoint's alone.
-    #[test]
-    fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
-        let at = Path::new("run/checkpoint.json");
-        let recorded = Recorded {
-            sparsity: Some(Sparsity::All),
-            partners: Some(Partners::Groups),
-            ..Recorded::default()
-        };
-        let open = Recipe::default().resumed(recorded.clone(), at, false).unwrap();
-        assert_eq!(
-            (open.sparsity, open.gpu_partners),
-            (Some(Sparsity::All), Some(Partners::Groups))
-        );
-        let chosen = Recipe {
-            sparsity: Some(Sparsity::Off),
-            ..Recipe::default()
-        };
-        assert_eq!(
-            chosen.resumed(recorded, at, false).unwrap().sparsity,
-            Some(Sparsity::Off)
-        );
-        let cubes = Recorded {
-            cubes: vec!["10001".into(), "01010".into()],
-            ..Recorded::default()
-        };
-        let resumed = Recipe::default().resumed(cubes.clone(), at, false).unwrap();
-        assert_eq!((resumed.group(), resumed.cubes.len()), (Group::C3, 2));
-        assert_eq!(resumed.spec().fixed_terms, FixedTerms::Frozen);
-        let plain = Recipe {
-            symmetry: Some(Group::Trivial),
-            ..Recipe::default()
-        };
-        let refused = plain.resumed(cubes.clone(), at, false).unwrap_err();
-        assert!(matches!(
-            refused.downcast_ref::<RecipeError>(),
-            Some(RecipeError::PlainResumeOfCubes { .. })
-        ));
-        let given = Recipe {
-            cubes: vec!["101".into()],
-            ..Recipe::default()
-        };
-        let refused = given.resumed(Recorded::default(), at, false).unwrap_err();
-        assert_eq!(refused.downcast_ref::<RecipeError>(), Some(&RecipeError::CubesOnResume));
-        let damaged = Recorded {
-            cubes: vec!["12".into()],
-            ..Recorded::default()
-        };
-        let refused = Recipe::default().resumed(damaged, at, false).unwrap_err().to_string();
-        assert!(refused.contains("damaged checkpoint"), "{refused}");
-        // Schemes cannot join a cube search's resume, and its group cannot change (the
-        // audit: both passed, the first said "--cubes" that nobody gave, the second nothing).
-        let refused = Recipe::default().resumed(cubes, at, true).unwrap_err();
-        assert!(matches!(
-            refused.downcast_ref::<RecipeError>(),
-            Some(RecipeError::StartsBesideResumedCubes { .. })
-        ));
-        let c3 = Recorded {
-            symmetric: Some((Group::C3, FixedTerms::Frozen)),
-            ..Recorded::default()
-        };
-        let z2 = Recipe {
-            symmetry: Some(Group::Z2),
-            ..Recipe::default()
-        };
-        let refused = z2.resumed(c3.clone(), at, false).unwrap_err();
-        assert!(matches!(
-            refused.downcast_ref::<RecipeError>(),
-            Some(RecipeError::ResumedGroup {
-                recorded: Group::C3,
-                asked: Group::Z2,
-                ..
-            })
-        ));
-        let same = Recipe {
-            symmetry: Some(Group::C3),
-            ..Recipe::default()
-        };
-        assert_eq!(same.resumed(c3, at, false).unwrap().group(), Group::C3);
     }
 }

@@ -8,11 +8,11 @@ use anyhow::{bail, Result};
 use flipgraph_core::walk::Counters;
 use flipgraph_core::Shape;
 
-use super::output::{island_dir, read_all_checkpoints, Checkpoint, CHECKPOINT};
 use super::recipe::Recipe;
-use super::session::{Search, SearchError};
-use super::Start;
+use crate::driver::Start;
 use crate::engine::Width;
+use crate::output::{island_dir, read_all_checkpoints, Checkpoint, CHECKPOINT};
+use crate::session::{Search, SearchError};
 
 /// Where island `index` of a job of `islands` (0 of 1 for a lone search) resumes the search in
 /// `dir`, and the search's own checkpoint: the pools of every checkpoint there (a job's

@@ -7,7 +7,7 @@ use flipgraph_core::term::FactorBits;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{IntScheme, Shape};
 
-use super::{Stop, Summary, Unwritten};
+use crate::driver::{Stop, Summary, Unwritten};
 
 /// A search that ended, with what its report needs (its schemes are in its folder).
 #[derive(Debug)]

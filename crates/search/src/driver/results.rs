@@ -8,9 +8,9 @@ use anyhow::Result;
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
 
-use super::output::{self, Checkpoint, Output};
-use super::record::Lifts;
 use super::OnImprovement;
+use crate::output::Lifts;
+use crate::output::{self, Checkpoint, Output};
 
 pub(super) struct Results<'a, F: FactorBits> {
     /// None for a search that writes nothing (an embedder's).

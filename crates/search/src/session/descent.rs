@@ -24,9 +24,9 @@ use flipgraph_core::known::best_known_rank;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::Scheme;
 
-use super::progress::Progress;
 use super::recipe::Recipe;
-use super::{default_target, Driver, OnImprovement, Start, Summary};
+use crate::driver::progress::Progress;
+use crate::driver::{default_target, Driver, OnImprovement, Start, Summary};
 use crate::engine::{Backend, StartKind};
 
 /// A search from one scheme down to a target rank, set up by its builder methods.
@@ -120,7 +120,7 @@ impl<'a> Descent<'a> {
         self.recipe.refuse_conflicts(true)?;
         let spec = self.recipe.spec_from(self.start.rank(), kind);
         let mut engine = spec.open(shape)?;
-        let config = super::SearchConfig {
+        let config = crate::driver::SearchConfig {
             time_limit: self.time_limit,
             ..self
                 .recipe

@@ -9,7 +9,7 @@
 //! walks as a lone search does; the others spread around it. Only settings the recipe leaves
 //! open change: a given plateau or plus slack, and fixed cubes' settings, hold on every island.
 
-use super::recipe::PLUS_SLACK;
+use crate::engine::{Member, LONE, PLUS_SLACK};
 
 /// Whether the islands of a job walk with the portfolio's settings or all alike.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,21 +20,6 @@ pub enum Portfolio {
     /// Every island walks as a lone search does (they differ by their seeds alone).
     Off,
 }
-
-/// One island's settings: how its walk's plateaus and plus moves differ from a lone search's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Member {
-    /// The adaptive plateau's floor, in quarters of its engine's floor (4: the engine's own).
-    pub floor_quarters: u32,
-    /// How far above its start rank a walker may climb by plus moves.
-    pub plus_slack: usize,
-}
-
-/// A lone search's settings: the engine's floor, a slack of 4.
-pub const LONE: Member = Member {
-    floor_quarters: 4,
-    plus_slack: PLUS_SLACK,
-};
 
 /// The members, by island index modulo their number: a lone search's, longer plateaus,
 /// further climbs, and quick shallow escapes.
@@ -64,27 +49,10 @@ impl Portfolio {
     }
 }
 
-impl std::fmt::Display for Member {
-    /// Its settings in words, for the log.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "plateau floors {}x the engine's, plus moves up to {} above the start",
-            self.floor_quarters as f64 / 4.0,
-            self.plus_slack
-        )
-    }
-}
-
-/// `quarters` quarters of an engine's adaptive plateau floor `floor`, never below the adaptive
-/// rule's least limit.
-pub fn scaled_floor(floor: u32, quarters: u32) -> u32 {
-    (floor.saturating_mul(quarters) / 4).max(flipgraph_core::plateau::MIN)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scaled_floor;
 
     #[test]
     fn island_zero_walks_as_a_lone_search_and_the_others_differ() {

@@ -1,30 +1,19 @@
 //! The search driver, shared by the CPU and GPU engines: a pool of the best schemes, descent
 //! rank by rank to a target, walkers restarted from the pool, verified output, checkpoints,
-//! progress and a clean stop on Ctrl-C.
+//! progress and a clean stop on Ctrl-C. It drives one engine ([`crate::engine`]) and writes
+//! through [`crate::output`]; a session ([`crate::session`]) settles what it is given.
 
 mod clock;
 mod config;
-pub mod descent;
-pub mod ended;
-pub mod island;
-pub mod ladder;
-pub mod output;
+mod exchange;
 mod pool;
-pub mod portfolio;
-pub mod preset;
 pub mod progress;
-pub mod recipe;
-mod record;
 mod restarts;
 mod results;
-mod resume;
-pub mod session;
-mod starts;
 mod styles;
-pub mod threads;
 
+pub use crate::output::{Start, Stop};
 pub use config::*;
-pub use session::Search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -39,13 +28,13 @@ use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
-use flipgraph_core::{Scheme, Shape};
+use flipgraph_core::Shape;
 use serde_json::json;
 
 use crate::engine::{Engine, EngineSpec, WalkerStatus, Width};
+use crate::islands::Island;
+use crate::output::{pool_entries, symmetric_name, Checkpoint, Output};
 use clock::Clock;
-use island::Island;
-use output::{pool_entries, symmetric_name, Checkpoint, Output};
 use progress::{Progress, Status};
 use restarts::{Origin, Population};
 use results::Results;
@@ -244,7 +233,7 @@ impl<'a, F: Width> Driver<'a, F> {
             Stop::TimeLimit => self
                 .results
                 .lifts
-                .finish(stop, Some(record::lift_grace(self.config.time_limit))),
+                .finish(stop, Some(crate::output::record::lift_grace(self.config.time_limit))),
             _ => self.results.lifts.finish(stop, None),
         }
         Ok(Summary {
@@ -359,7 +348,7 @@ impl<'a, F: Width> Driver<'a, F> {
     pub fn island(mut self, island: &'a mut Island) -> Self {
         self.population.for_island(self.config.seed, island.index());
         // What sharing costs is reported per search (a rung's, then the search's).
-        island.cost = island::Cost::default();
+        island.cost = crate::islands::Cost::default();
         self.island = Some(island);
         self
     }
@@ -439,8 +428,8 @@ impl<'a, F: Width> Driver<'a, F> {
             shape: self.config.shape.dims(),
             seed: self.config.seed,
             target: self.config.target,
-            elapsed_s: output::elapsed_s(self.clock.elapsed()),
-            time_limit_s: self.clock.whole_limit().map(output::elapsed_s),
+            elapsed_s: crate::output::elapsed_s(self.clock.elapsed()),
+            time_limit_s: self.clock.whole_limit().map(crate::output::elapsed_s),
             steps: self.counters.steps,
             vertices: self.counters.vertices,
             rounds: self.rounds,

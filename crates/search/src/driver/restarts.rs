@@ -236,8 +236,8 @@ impl<F: FactorBits> Population<F> {
 #[cfg(test)]
 mod tests {
     use super::{Origin, Population, Style, WalkerState};
-    use crate::search::pool::tests::split_naive;
-    use crate::search::{Patience, SearchConfig};
+    use crate::driver::pool::tests::split_naive;
+    use crate::driver::{Patience, SearchConfig};
     use flipgraph_core::Shape;
 
     /// The walkers `due` to restart (patience never ends) after a better scheme than their

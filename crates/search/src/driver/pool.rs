@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::term::FactorBits;
 use flipgraph_core::verify::Verified;
-use flipgraph_core::{Scheme, Term};
+use flipgraph_core::Term;
 
 /// Verified schemes by rank, at most `per_rank` at each rank, only the lowest `levels` ranks.
 /// A full rank takes new schemes in place of its oldest, so that the walkers keep restarting
@@ -58,13 +58,6 @@ impl<F: FactorBits> Level<F> {
     }
 }
 
-/// A scheme's terms in order: equal for the same scheme whatever the order of its terms.
-pub(super) fn key<F: FactorBits>(s: &Scheme<F>) -> Vec<Term<F>> {
-    let mut terms = s.terms().to_vec();
-    terms.sort_unstable();
-    terms
-}
-
 impl<F: FactorBits> Pool<F> {
     pub fn new(per_rank: usize, levels: usize) -> Pool<F> {
         Pool {
@@ -99,7 +92,7 @@ impl<F: FactorBits> Pool<F> {
         if !self.wants(scheme.rank()) {
             return false;
         }
-        if !self.seen.insert(key(&scheme)) {
+        if !self.seen.insert(scheme.sorted_terms()) {
             return false;
         }
         let open = scheme.flip_pairs() > 0;
@@ -111,12 +104,12 @@ impl<F: FactorBits> Pool<F> {
             let old = std::mem::replace(&mut level.schemes[level.oldest], scheme);
             level.open[level.oldest] = open;
             level.oldest = (level.oldest + 1) % self.per_rank;
-            self.seen.remove(&key(&old));
+            self.seen.remove(&old.sorted_terms());
         }
         while self.by_rank.len() > self.levels {
             let (_, dropped) = self.by_rank.pop_last().expect("non-empty");
             for s in dropped.schemes {
-                self.seen.remove(&key(&s));
+                self.seen.remove(&s.sorted_terms());
             }
         }
         true
@@ -184,13 +177,13 @@ impl<F: FactorBits> Pool<F> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::search::POOL_RANKS as LEVELS;
-    use flipgraph_core::Shape;
+    use crate::driver::POOL_RANKS as LEVELS;
+    use flipgraph_core::{Scheme, Shape};
 
     /// The naive scheme of `shape` with its first `split` terms each split in two (its rank
     /// the naive one plus `split`), on the `bit`-th bit of factor C other than the term's own
     /// one-hot bit, so that neither half is zero and distinct `bit`s give distinct schemes.
-    pub(in crate::search) fn split_naive(shape: Shape, split: usize, bit: u32) -> Verified {
+    pub(in crate::driver) fn split_naive(shape: Shape, split: usize, bit: u32) -> Verified {
         let mut terms = Scheme::naive(shape).into_terms();
         for _ in 0..split {
             let t = terms.remove(0);

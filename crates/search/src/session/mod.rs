@@ -6,6 +6,18 @@
 //! where the recipe's backend is `auto` and the search is alone (an island's fault ends its job,
 //! whose resume carries on), and ends with its [`Ended`].
 
+pub mod descent;
+pub mod ended;
+mod error;
+pub mod ladder;
+pub mod preset;
+pub mod recipe;
+mod resume;
+mod starts;
+#[cfg(test)]
+mod tests;
+mod walk;
+
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -18,64 +30,22 @@ use flipgraph_core::symmetry::FixedTerms;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
-use super::ended::{ClimbReport, Ended};
-use super::island::{Island, Place};
-use super::ladder::{Climb, Ladder};
-use super::output::{island_dir, Checkpoint, Output, Recorded, CHECKPOINT};
-use super::portfolio::{Portfolio, MEMBERS};
-use super::progress::Progress;
-use super::recipe::Recipe;
-use super::resume::{refuse_contradictions, resume_start};
-use super::starts::{fixed_terms_of, frozen_stop, lower_bound, read_starts};
-use super::{default_target, Driver, SearchConfig, Start};
-use crate::engine::{refuse_wide_symmetry, Backend, Kind, StartKind, Width};
+use crate::driver::progress::Progress;
+use crate::driver::{default_target, Driver, SearchConfig, Start};
+use crate::islands::portfolio::{Portfolio, MEMBERS};
+use crate::islands::Island;
+use crate::islands::Place;
+use crate::output::{island_dir, Checkpoint, Output, Recorded, CHECKPOINT};
+use ended::{ClimbReport, Ended};
+pub use error::SearchError;
+use ladder::Climb;
+use recipe::Ladder;
+use recipe::Recipe;
+use resume::{refuse_contradictions, resume_start};
+use starts::{fixed_terms_of, frozen_stop, lower_bound, read_starts};
+use walk::Walk;
 
-/// A search the library refuses, in its own words (the command line words it by its flags).
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum SearchError {
-    /// Neither a shape, nor start schemes, nor a folder to resume.
-    #[error("a search needs a shape, start schemes or a folder to resume")]
-    NoStart,
-    /// A shape beside start schemes of another.
-    #[error("the shape {given} does not match the shape {shape} of the start schemes")]
-    ShapeOfStarts {
-        /// The shape asked for.
-        given: Shape,
-        /// The starts' shape.
-        shape: Shape,
-    },
-    /// A ladder asked of a search with a start of its own.
-    #[error("a ladder climbs from the naive scheme; a search from given schemes, of invariant schemes or from fixed cubes has its own start")]
-    LadderOnGivenStart,
-    /// A resume asked for another shape than its checkpoint's.
-    #[error("the shape {given} contradicts the search in {checkpoint} ({shape})")]
-    ResumedShape {
-        /// The shape asked for.
-        given: Shape,
-        /// The checkpoint.
-        checkpoint: String,
-        /// The checkpoint's shape.
-        shape: Shape,
-    },
-    /// A resume asked for another seed than its checkpoint's.
-    #[error("the seed {given} contradicts the search in {checkpoint} (seed {seed})")]
-    ResumedSeed {
-        /// The seed asked for.
-        given: u64,
-        /// The checkpoint.
-        checkpoint: String,
-        /// The checkpoint's seed.
-        seed: u64,
-    },
-    /// A resume asked to write elsewhere than its folder.
-    #[error("a resumed search writes where it was ({dir}), not into {out}")]
-    ResumedElsewhere {
-        /// The folder asked for.
-        out: String,
-        /// The search's folder.
-        dir: String,
-    },
-}
+use crate::engine::{refuse_wide_symmetry, Backend, Kind, StartKind, Width};
 
 /// The whole search of `flipgraph search`.
 #[derive(Clone, Debug)]
@@ -364,7 +334,7 @@ impl Search {
         let together = island.is_some();
         let climbed = climb.to(shape, stop, island, |event| {
             if self.json && speaks {
-                super::progress::json_line(event);
+                crate::driver::progress::json_line(event);
             }
             if let Err(e) = out.event(event) {
                 tracing::warn!("{e:#}");
@@ -405,157 +375,6 @@ impl Search {
             false => Progress::new(self.json, self.quiet || quiet),
         }
     }
-
-    /// The search of [`Search::run`] from `begun`, on factors of `F`.
-    fn walk<F: Width>(&self, begun: Begin<F>, walk: Walk) -> Result<Ended> {
-        let Walk {
-            recipe,
-            climbing,
-            stop,
-            process_start,
-            mut place,
-        } = walk;
-        let index = place.as_ref().map_or(0, |p| p.island.index());
-        // An island climbs and walks on its own share of the host.
-        let shared = place.as_ref().map(|p| p.share(recipe));
-        let recipe = shared.as_ref().unwrap_or(recipe);
-        // Fixed cubes keep their own settings on every island.
-        if let (Some(member), Portfolio::On, false) = (recipe.member, recipe.portfolio, recipe.cube_search()) {
-            tracing::info!(
-                "the portfolio's member {}: {member}, where not given",
-                index % MEMBERS.len()
-            );
-        }
-        let Begin {
-            shape,
-            mut start,
-            out_dir,
-            seed,
-            target,
-            best_known,
-            time,
-        } = begun;
-        let resume = self.resume.is_some();
-        let open_output = || match index {
-            0 => Output::open(&out_dir, self.formats.clone(), resume),
-            _ => Output::open_island(&out_dir, index, resume),
-        };
-        let mut output = None;
-        let mut climb = None;
-        let mut grown = false;
-        if self.climbs(recipe, shape, climbing, place.as_mut().map(|p| &mut p.island))? {
-            // Before the ladder, so that another search cannot take the folder meanwhile.
-            let mut out = open_output()?;
-            out.checkpoint(&Checkpoint::before_climb(
-                shape,
-                (seed, target),
-                (&start, time),
-                recipe.sparsity,
-                recipe.gpu_partners,
-            ))?;
-            // An island climbs into its own folder, with a seed of its own (island 0's is a lone
-            // search's), and shares its rungs' best schemes with the other islands.
-            let climb_seed = seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let island = place.as_mut().map(|p| &mut p.island);
-            let (starts, report) = self.climb_to(
-                recipe,
-                (shape, climb_seed, index == 0, time),
-                (&mut out, island),
-                stop,
-                process_start,
-            )?;
-            if let Some(starts) = starts {
-                let starts: Vec<Scheme<F>> = starts.iter().map(Scheme::to_width).collect::<Result<_, _>>()?;
-                // The grown starts replace the naive scheme the climb began from; a resumed
-                // island keeps what its pool holds below them (the other islands' walks).
-                let top = starts.iter().map(Scheme::rank).max().unwrap_or(0);
-                start.pool.retain(|s| s.rank() < top);
-                start.pool.extend(starts);
-                grown = true;
-            }
-            start.elapsed += report.time;
-            (output, climb) = (Some(out), Some(report));
-        }
-        let climbed = climb.as_ref().map_or(Duration::ZERO, |c| c.time);
-        let given = match !self.from.is_empty() || grown {
-            true => StartKind::Given,
-            false => StartKind::Naive,
-        };
-        let start_rank = start.pool.iter().map(|s| s.rank()).max().unwrap_or(0);
-        let mut spec = recipe.spec_from(start_rank, given);
-        if place.is_some() {
-            // An island's walkers are sized for the shape: migrants from islands that resumed
-            // elsewhere may lie above its starts.
-            spec.start_rank = None;
-        }
-        let mut engine = spec.open_for::<F>(shape)?;
-        let output = match output {
-            Some(output) => output,
-            None => open_output()?,
-        };
-        let config = SearchConfig {
-            time_limit: time.map(|t| t.saturating_sub(climbed)),
-            stall_limit: self.stall,
-            checkpoint_every: self.checkpoint_every.max(Duration::from_millis(100)),
-            best_known,
-            climbing: climb.as_ref().is_some_and(|c| c.cut_short),
-            ..recipe.config(shape, (target, seed), &spec, engine.as_ref())
-        };
-        // Island 0 speaks for the job.
-        let progress = self.progress(index > 0);
-        let on_gpu = engine.kind() == Kind::Gpu;
-        let lone = place.is_none();
-        let mut driver = Driver::new(
-            engine.as_mut(),
-            config.clone(),
-            start,
-            Some(output),
-            progress,
-            process_start,
-        )?;
-        if let Some(place) = &mut place {
-            driver = driver.island(&mut place.island);
-        }
-        let summary = match driver.run(stop) {
-            Ok(summary) => summary,
-            // A GPU fault in a long run: with `auto`, the CPU carries on from the last
-            // checkpoint (an island of a job ends the job instead, and its resume carries on).
-            Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
-                tracing::error!(
-                    "the GPU engine failed: {}; carrying on with the CPU engine from the last checkpoint",
-                    (self.words)(&e)
-                );
-                let mut cpu = spec.open_cpu(shape)?;
-                let config = SearchConfig {
-                    steps_per_round: spec.steps_per_round(cpu.timed_rounds(), cpu.walkers()),
-                    ..config
-                };
-                let (_, start) = resume_start(&out_dir, 0, 1, recipe)?;
-                let output = Output::open(&out_dir, self.formats.clone(), true)?;
-                let driver = Driver::new(
-                    cpu.as_mut(),
-                    config,
-                    start,
-                    Some(output),
-                    self.progress(false),
-                    process_start,
-                )?;
-                driver.run(stop)?
-            }
-            Err(e) => return Err(e),
-        };
-        Ok(Ended::new(shape, best_known, out_dir, summary, climb))
-    }
-}
-
-/// How [`Search::walk`] walks: the settled recipe, whether the resumed checkpoint was
-/// climbing, the stop flag, the process's start and the island's place.
-struct Walk<'a> {
-    recipe: &'a Recipe,
-    climbing: bool,
-    stop: &'a AtomicBool,
-    process_start: Instant,
-    place: Option<Place>,
 }
 
 /// How long the resume of the search `cp` checkpointed may run when given no `--time`: what is
@@ -572,7 +391,7 @@ fn resumed_time(cp: &Checkpoint) -> Option<Duration> {
 
 /// Where a search begins: its shape, start (with factors of `F`), output folder, seed and
 /// target rank.
-struct Begin<F: Width = u128> {
+pub(super) struct Begin<F: Width = u128> {
     shape: Shape,
     start: Start<F>,
     out_dir: PathBuf,
@@ -609,61 +428,5 @@ impl Begin {
             best_known: self.best_known,
             time: self.time,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::atomic::AtomicBool;
-    use std::time::{Duration, Instant};
-
-    use flipgraph_core::formats::read_path;
-    use flipgraph_core::verify::verify;
-    use flipgraph_core::Shape;
-
-    use super::{Search, SearchError};
-    use crate::engine::Backend;
-    use crate::search::recipe::Recipe;
-    use crate::search::Stop;
-
-    /// The library runs the whole search without the command line: a verified scheme at its
-    /// target in its folder; and a resume that contradicts it is refused in library words.
-    #[test]
-    fn a_search_writes_a_verified_scheme_at_its_target_and_its_resume_keeps_its_shape() {
-        let dir = std::env::temp_dir().join(format!("flipgraph-session-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let recipe = Recipe {
-            backend: Backend::Cpu,
-            threads: Some(1),
-            ..Recipe::default()
-        };
-        let search = Search {
-            out: Some(dir.clone()),
-            time: Some(Duration::from_secs(60)),
-            ..Search::new(Shape::square(2).unwrap(), recipe)
-        };
-        let ended = search.run_until(&AtomicBool::new(false)).unwrap();
-        assert_eq!((ended.best_rank, ended.stop), (7, Stop::Target));
-        let written = read_path(&dir.join("2x2x2-r7.json")).unwrap().f2::<u64>().unwrap();
-        assert!(verify(&written).is_ok());
-        // What an embedder gets back: the scheme, and the file that holds it.
-        assert_eq!(ended.best_file.as_deref(), Some(dir.join("2x2x2-r7.json").as_path()));
-        assert_eq!(ended.best.mod2::<u64>().unwrap(), written);
-        let contradicting = Search {
-            resume: Some(dir.clone()),
-            shape: Some(Shape::square(3).unwrap()),
-            ..search
-        };
-        let refused = contradicting
-            .run(&AtomicBool::new(false), Instant::now(), None)
-            .unwrap_err();
-        assert!(
-            matches!(
-                refused.downcast_ref::<SearchError>(),
-                Some(SearchError::ResumedShape { .. })
-            ),
-            "{refused:#}"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

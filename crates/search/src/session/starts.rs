@@ -8,8 +8,8 @@ use flipgraph_core::formats::Format;
 use flipgraph_core::group::orbits;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
-use super::output::{CHECKPOINT, EVENTS};
 use crate::engine::Group;
+use crate::output::{CHECKPOINT, EVENTS};
 use crate::schemes::read_valid_f2;
 
 /// The fewest terms outside free orbits (what a frozen walk keeps) among `starts`, for a

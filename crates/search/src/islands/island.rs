@@ -1,5 +1,5 @@
-//! Islands: one search spread over many processes (an MPI job), each with its own engine and
-//! pool. Every round the islands agree on whether to stop; every few seconds they swap their
+//! An island: one search's part in a job of many processes (an MPI job) or threads, each with
+//! its own engine and pool. Every round the islands agree on whether to stop; every few seconds they swap their
 //! best schemes, which enter every pool after verification. Island 0 writes the results.
 //!
 //! The transport is a [`Peers`]: `flipgraph` brings one over MPI (the crate `flipgraph-cluster`, its feature `mpi`);
@@ -13,11 +13,8 @@ use flipgraph_core::term::{FactorBits, Position};
 use flipgraph_core::verify::Verified;
 use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape, Term};
-use serde_json::json;
 
-use super::recipe::Recipe;
-use super::{Driver, Stop};
-use crate::engine::{cores, Width};
+use crate::output::Stop;
 
 /// The other processes of a job. Every island makes the same calls in the same order (they are
 /// collective operations): the driver sees to that.
@@ -52,21 +49,21 @@ impl Default for Sharing {
 
 /// This process's part in a job of islands.
 pub struct Island {
-    peers: Box<dyn Peers>,
-    sharing: Sharing,
-    last_exchange: Instant,
+    pub(crate) peers: Box<dyn Peers>,
+    pub(crate) sharing: Sharing,
+    pub(crate) last_exchange: Instant,
     /// Schemes offered already (their sorted terms, encoded): each is offered once.
-    offered: HashSet<Vec<u8>>,
+    pub(crate) offered: HashSet<Vec<u8>>,
     /// Time spent agreeing and exchanging, bytes offered, exchanges made.
-    pub(super) cost: Cost,
+    pub(crate) cost: Cost,
 }
 
 /// What the islands agreed on in a round.
-struct Agreed {
-    stop: Option<Stop>,
-    exchange: bool,
+pub(crate) struct Agreed {
+    pub(crate) stop: Option<Stop>,
+    pub(crate) exchange: bool,
     /// The job's steps, vertices and reductions since its islands started.
-    work: Counters,
+    pub(crate) work: Counters,
 }
 
 /// What sharing cost an island.
@@ -115,7 +112,7 @@ impl Island {
     /// work (`own`: this island's since it started) for the status line. `local` is this
     /// island's own reason: the job stops when any island has one, for the weightiest reason (a
     /// reached target over an interrupt over the time limit). One collective (a sum).
-    fn agree(&mut self, local: Option<Stop>, own: &Counters) -> Result<Agreed> {
+    pub(crate) fn agree(&mut self, local: Option<Stop>, own: &Counters) -> Result<Agreed> {
         let t = Instant::now();
         let due = self.last_exchange.elapsed() >= self.sharing.every;
         // One count per stop code (1-3), then whether an exchange is due, then the work.
@@ -143,7 +140,7 @@ impl Island {
     }
 
     /// Up to `sharing.schemes` of `schemes` (lowest rank first) not offered before, encoded.
-    fn offer<'s, F: FactorBits>(&mut self, schemes: impl Iterator<Item = &'s Verified<F>>) -> Vec<u8> {
+    pub(crate) fn offer<'s, F: FactorBits>(&mut self, schemes: impl Iterator<Item = &'s Verified<F>>) -> Vec<u8> {
         if self.offered.len() > OFFERED_MAX {
             self.offered.clear();
         }
@@ -154,7 +151,7 @@ impl Island {
                 break;
             }
             let mut key = Vec::new();
-            encode_terms(scheme.shape(), &super::pool::key(scheme), &mut key);
+            encode_terms(scheme.shape(), &scheme.sorted_terms(), &mut key);
             if self.offered.insert(key) {
                 encode(scheme, &mut bytes);
                 taken += 1;
@@ -241,190 +238,9 @@ fn le<F: FactorBits>(bytes: &[u8]) -> F {
     F::from_u128(u128::from_le_bytes(word))
 }
 
-/// A search's part in a job of islands: its island, and its place among the job's processes
-/// (or threads) on its host, which share its cores and GPUs.
-pub struct Place {
-    /// Its island.
-    pub island: Island,
-    /// Its index among the islands on its host.
-    pub local_index: usize,
-    /// The islands on its host.
-    pub local_size: usize,
-}
-
-impl Place {
-    /// `recipe` on this island's share of the host (its cores and its own GPU, unless the
-    /// recipe names them), with its member of the recipe's portfolio.
-    pub fn share(&self, recipe: &Recipe) -> Recipe {
-        Recipe {
-            threads: recipe.threads.or(Some((cores() / self.local_size.max(1)).max(1))),
-            gpu: recipe.gpu.or(Some(self.local_index)),
-            member: recipe.member.or(Some(recipe.portfolio.member(self.island.index()))),
-            ..recipe.clone()
-        }
-    }
-}
-
-impl<F: Width> Driver<'_, F> {
-    /// This island's index, or 0 for a search of one process.
-    pub(super) fn island_index(&self) -> usize {
-        self.island.as_ref().map_or(0, |island| island.index())
-    }
-
-    /// The job's stop reason, agreed with the other islands (exchanging first when due);
-    /// `local` alone without islands.
-    pub(super) fn agree(&mut self, local: Option<Stop>) -> Result<Option<Stop>> {
-        let own = self.walked();
-        let Some(island) = &mut self.island else {
-            return Ok(local);
-        };
-        let agreed = island.agree(local, &own)?;
-        self.job_work = agreed.work;
-        if agreed.exchange && agreed.stop.is_none() {
-            self.exchange()?;
-        }
-        Ok(agreed.stop)
-    }
-
-    /// Offers this island's best new schemes to every other and pools theirs, verified.
-    pub(super) fn exchange(&mut self) -> Result<()> {
-        let Some(island) = &mut self.island else {
-            return Ok(());
-        };
-        let t = Instant::now();
-        let offer = island.offer(self.population.pool.iter());
-        let received = island.peers.all_gather(&offer)?;
-        let me = island.index();
-        island.cost.exchanges += 1;
-        island.cost.bytes_sent += offer.len() as u64;
-        island.cost.bytes_received += received.iter().map(|b| b.len() as u64).sum::<u64>();
-        island.last_exchange = Instant::now();
-        for (from, bytes) in received.iter().enumerate().filter(|&(from, _)| from != me) {
-            self.pool_received(from, bytes)?;
-        }
-        if let Some(island) = &mut self.island {
-            island.cost.time += t.elapsed();
-        }
-        Ok(())
-    }
-
-    /// Verifies and pools the schemes island `from` offered; logs which entered the pool.
-    fn pool_received(&mut self, from: usize, bytes: &[u8]) -> Result<()> {
-        let schemes = match decode(self.config.shape, bytes) {
-            Ok(schemes) => schemes,
-            Err(e) => {
-                self.rejected += 1;
-                tracing::error!("island {from} sent a damaged offer ({e:#}); discarded");
-                return Ok(());
-            }
-        };
-        let mut pooled = Vec::new();
-        for scheme in schemes {
-            let scheme = match Verified::new(scheme) {
-                Ok(scheme) => scheme,
-                Err(d) => {
-                    self.rejected += 1;
-                    tracing::error!("island {from} sent an invalid scheme ({d}); discarded");
-                    continue;
-                }
-            };
-            let improves = self.population.pool.best_rank().is_none_or(|b| scheme.rank() < b);
-            if self.population.pool.insert(scheme.clone()) {
-                pooled.push(scheme.rank());
-                if improves {
-                    tracing::info!("rank {} from island {from}", scheme.rank());
-                    self.record_best(&scheme, None)?;
-                }
-            }
-        }
-        if !pooled.is_empty() {
-            let event = json!({
-                "event": "received",
-                "t": self.clock.t(),
-                "from": from,
-                "ranks": pooled,
-            });
-            self.results.event(&event);
-        }
-        Ok(())
-    }
-
-    /// The job's work: every island's counters summed (this island's alone without islands).
-    pub(super) fn job_counters(&mut self, own: Counters) -> Result<Counters> {
-        let Some(island) = &mut self.island else {
-            return Ok(own);
-        };
-        let c = own;
-        let sum = island
-            .peers
-            .sum(&[c.steps, c.vertices, c.flips, c.plus, c.reductions, c.generalized])?;
-        let [steps, vertices, flips, plus, reductions, generalized] = sum[..] else {
-            bail!("the peers summed {} counters, not 6", sum.len());
-        };
-        Ok(Counters {
-            steps,
-            vertices,
-            flips,
-            plus,
-            reductions,
-            generalized,
-        })
-    }
-
-    /// Reports what sharing cost the job (events and log): every island's time spent agreeing
-    /// and exchanging, against `walk_time`, and the bytes offered.
-    pub(super) fn report_sharing(&mut self, walk_time: Duration) -> Result<()> {
-        let Some(island) = &mut self.island else {
-            return Ok(());
-        };
-        let c = island.cost;
-        let own = [c.time.as_micros() as u64, c.bytes_sent, c.bytes_received];
-        let job = island.peers.sum(&own)?;
-        let islands = island.size();
-        let share = job[0] as f64 / 1e6 / (walk_time.as_secs_f64() * islands as f64).max(1e-9);
-        let event = json!({
-            "event": "islands",
-            "islands": islands,
-            "exchanges": c.exchanges,
-            "sharing_share": share,
-            "sharing_s_per_island": job[0] as f64 / 1e6 / islands as f64,
-            "bytes_offered": job[1],
-            "bytes_received": job[2],
-        });
-        let text = format!(
-            "{islands} islands, {} exchanges: sharing took {:.2}% of the walk time, {} bytes offered in all",
-            c.exchanges,
-            share * 100.0,
-            job[1]
-        );
-        self.progress.note(&event, &text);
-        self.results.event(&event);
-        Ok(())
-    }
-
-    /// Waits for every island to start (so each has read the checkpoints it resumes from),
-    /// then island 0 (or a lone search) retires the folders of islands the job no longer has:
-    /// their pools and counters live on in the islands that resumed them.
-    pub(super) fn settle_islands(&mut self) -> Result<()> {
-        let islands = match &mut self.island {
-            None => 1,
-            Some(island) => {
-                island.peers.max(&[0])?;
-                if island.index() != 0 {
-                    return Ok(());
-                }
-                island.size()
-            }
-        };
-        self.results.retire_islands(islands);
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::recipe::{CUBE_PLATEAU, CUBE_PLUS_SLACK};
     use flipgraph_core::Shape;
 
     #[test]
@@ -450,61 +266,6 @@ mod tests {
         }
     }
 
-    /// The places of a job of `size` islands on one host.
-    fn places(size: usize) -> Vec<Place> {
-        super::super::threads::ThreadPeers::board(size)
-            .into_iter()
-            .enumerate()
-            .map(|(local_index, peers)| Place {
-                island: Island::new(Box::new(peers), Sharing::default()),
-                local_index,
-                local_size: size,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn islands_walk_their_portfolio_members_where_the_recipe_leaves_it_open() {
-        use super::super::portfolio::{Portfolio, MEMBERS};
-        let specs = |recipe: &Recipe| places(4).iter().map(|p| p.share(recipe).spec()).collect::<Vec<_>>();
-        let lone = Recipe::default().spec();
-        let open = specs(&Recipe::default());
-        assert_eq!(
-            (open[0].plus_slack, open[0].floor_quarters),
-            (lone.plus_slack, lone.floor_quarters)
-        );
-        for (spec, member) in open.iter().zip(MEMBERS) {
-            assert_eq!(
-                (spec.plus_slack, spec.floor_quarters),
-                (member.plus_slack, member.floor_quarters)
-            );
-        }
-        assert_ne!(
-            open[1].walk_config(crate::engine::Kind::Gpu),
-            open[0].walk_config(crate::engine::Kind::Gpu)
-        );
-        // Off: every island as a lone search; a given slack or fixed cubes hold on every island.
-        let off = specs(&Recipe {
-            portfolio: Portfolio::Off,
-            ..Recipe::default()
-        });
-        assert!(off
-            .iter()
-            .all(|s| (s.plus_slack, s.floor_quarters) == (lone.plus_slack, lone.floor_quarters)));
-        let given = specs(&Recipe {
-            plus_slack: Some(3),
-            ..Recipe::default()
-        });
-        assert!(given.iter().all(|s| s.plus_slack == 3));
-        let cubes = specs(&Recipe {
-            cubes: vec!["111".into()],
-            ..Recipe::default()
-        });
-        assert!(cubes
-            .iter()
-            .all(|s| s.plus_slack == CUBE_PLUS_SLACK && s.plateau == Some(CUBE_PLATEAU)));
-    }
-
     #[test]
     fn damaged_offers_are_errors_not_panics() {
         let shape = Shape::square(3).unwrap();
@@ -522,7 +283,7 @@ mod tests {
 
     #[test]
     fn islands_agree_on_the_weightiest_stop_and_sum_their_work() {
-        use crate::search::threads::ThreadPeers;
+        use super::super::ThreadPeers;
         let local = [None, Some(Stop::TimeLimit), Some(Stop::Interrupted)];
         let agreed: Vec<(Option<Stop>, bool, Counters)> = std::thread::scope(|scope| {
             let threads: Vec<_> = ThreadPeers::board(3)

@@ -163,28 +163,6 @@ impl SearchConfig {
     }
 }
 
-/// How a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    Target,
-    TimeLimit,
-    /// The best rank went a stall limit without improving ([`SearchConfig::stall_limit`]).
-    Stalled,
-    Interrupted,
-}
-
-impl Stop {
-    /// The stop's name in JSON reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stop::Target => "target",
-            Stop::TimeLimit => "time_limit",
-            Stop::Stalled => "stalled",
-            Stop::Interrupted => "interrupted",
-        }
-    }
-}
-
 /// The end of a search.
 #[derive(Debug)]
 pub struct Summary<F: FactorBits = u64> {
@@ -221,25 +199,5 @@ impl Unwritten {
     /// Whether the folder took everything.
     pub fn none(self) -> bool {
         self == Unwritten::default()
-    }
-}
-
-/// Where a search starts: a fresh scheme, or a checkpoint.
-pub struct Start<F: FactorBits = u64> {
-    pub pool: Vec<Scheme<F>>,
-    pub elapsed: Duration,
-    pub counters: Counters,
-    pub rounds: u64,
-}
-
-impl<F: FactorBits> Start<F> {
-    /// A fresh search from `scheme`.
-    pub fn from_scheme(scheme: Scheme<F>) -> Start<F> {
-        Start {
-            pool: vec![scheme],
-            elapsed: Duration::ZERO,
-            counters: Counters::default(),
-            rounds: 0,
-        }
     }
 }

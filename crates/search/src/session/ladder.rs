@@ -30,12 +30,12 @@ use flipgraph_core::walk::Counters;
 use flipgraph_core::{Scheme, Shape};
 use serde_json::json;
 
-use super::island::Island;
-use super::output::{Checkpoint, Output, CHECKPOINT};
-use super::progress::Progress;
-use super::recipe::Recipe;
-use super::{default_target, Driver, SearchConfig, Start, Summary};
+use super::recipe::{Ladder, Recipe};
+use crate::driver::progress::Progress;
+use crate::driver::{default_target, Driver, SearchConfig, Start, Summary};
 use crate::engine::StartKind;
+use crate::islands::Island;
+use crate::output::{Checkpoint, Output, CHECKPOINT};
 
 /// Shapes of at most this many naive terms are searched from the naive scheme: a ladder's foot
 /// (such as 3x4x4, 48 terms, which reaches its best known 38 in about half a second on an H100).
@@ -101,21 +101,6 @@ pub fn rungs(shape: Shape) -> Vec<Shape> {
     let mut rungs: Vec<Shape> = std::iter::successors(rung_below(shape), |&r| rung_below(r)).collect();
     rungs.reverse();
     rungs
-}
-
-/// Whether a search from the naive scheme climbs a ladder (`--ladder`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Ladder {
-    /// On a GPU, for shapes of more than [`FOOT`] and at most [`AUTO_UP_TO`] naive terms. Not
-    /// on the CPU: its 32 walkers stalled at 50-51 from the extensions of some rung schemes
-    /// (4x4x4 to 49 on 2 threads: 5 of 10 runs within 20 s, against 10 of 10 from naive, median
-    /// 2.4 s), though they reach 47, which they do not from naive.
-    #[default]
-    Auto,
-    /// Every shape above the foot, on either engine.
-    On,
-    /// Never: the search starts from the naive scheme.
-    Off,
 }
 
 impl Ladder {
@@ -400,7 +385,7 @@ mod tests {
             assert_eq!((g.shape(), g.rank()), (target, 23 + 9));
             assert!(verify(g).is_ok());
         }
-        let distinct: std::collections::HashSet<_> = all.iter().map(|g| super::super::pool::key(g)).collect();
+        let distinct: std::collections::HashSet<_> = all.iter().map(|g| g.sorted_terms()).collect();
         assert!(distinct.len() > 1, "the orientations grow into different schemes");
         assert!(
             grown(&laderman, shape("4x4x3")).unwrap().is_empty(),

@@ -5,7 +5,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use anyhow::Result;
 
-use super::island::Peers;
+use super::Peers;
 
 /// An island's wait ended because another island of the process left the job (it failed).
 #[derive(Debug, thiserror::Error)]
@@ -141,8 +141,8 @@ impl Peers for ThreadPeers {
 
 #[cfg(test)]
 mod tests {
+    use super::Peers;
     use super::{IslandLeft, ThreadPeers};
-    use crate::search::island::Peers;
 
     #[test]
     fn islands_on_threads_gather_and_reduce_round_after_round() {

@@ -1,0 +1,50 @@
+//! Why the library refuses a search.
+
+use flipgraph_core::Shape;
+
+/// A search the library refuses, in its own words (the command line words it by its flags).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SearchError {
+    /// Neither a shape, nor start schemes, nor a folder to resume.
+    #[error("a search needs a shape, start schemes or a folder to resume")]
+    NoStart,
+    /// A shape beside start schemes of another.
+    #[error("the shape {given} does not match the shape {shape} of the start schemes")]
+    ShapeOfStarts {
+        /// The shape asked for.
+        given: Shape,
+        /// The starts' shape.
+        shape: Shape,
+    },
+    /// A ladder asked of a search with a start of its own.
+    #[error("a ladder climbs from the naive scheme; a search from given schemes, of invariant schemes or from fixed cubes has its own start")]
+    LadderOnGivenStart,
+    /// A resume asked for another shape than its checkpoint's.
+    #[error("the shape {given} contradicts the search in {checkpoint} ({shape})")]
+    ResumedShape {
+        /// The shape asked for.
+        given: Shape,
+        /// The checkpoint.
+        checkpoint: String,
+        /// The checkpoint's shape.
+        shape: Shape,
+    },
+    /// A resume asked for another seed than its checkpoint's.
+    #[error("the seed {given} contradicts the search in {checkpoint} (seed {seed})")]
+    ResumedSeed {
+        /// The seed asked for.
+        given: u64,
+        /// The checkpoint.
+        checkpoint: String,
+        /// The checkpoint's seed.
+        seed: u64,
+    },
+    /// A resume asked to write elsewhere than its folder.
+    #[error("a resumed search writes where it was ({dir}), not into {out}")]
+    ResumedElsewhere {
+        /// The folder asked for.
+        out: String,
+        /// The search's folder.
+        dir: String,
+    },
+}
