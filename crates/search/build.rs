@@ -6,6 +6,7 @@
 //! When that toolchain is missing the build goes on with an empty PTX and a warning, so the
 //! binary still builds (and runs its CPU engine); `flipgraph` then says why there is no GPU.
 
+use flipgraph_core::device::kernels;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
@@ -52,7 +53,7 @@ fn main() {
 /// where shared memory holds it at 16 warps anyway; the sampling kernels on 4x4x4, 7x7x7 and
 /// 8x8x8 from naive), so they keep every register they need. `cargo xtask ptx-check` allows
 /// spills only in a kernel that carries a cap.
-const REGISTER_CAPS: [(&str, u32); 1] = [("walk32_groups", 96)];
+const REGISTER_CAPS: [(&str, u32); 1] = [(kernels::WALK32_GROUPS.name, 96)];
 
 /// Caps walk kernels' registers: [`REGISTER_CAPS`], and FLIPGRAPH_MAXNREG to tune them, `N`
 /// for the `walk` kernel or `kernel=N,kernel=N` for any (0: no cap).

@@ -4,6 +4,7 @@
 
 use core::arch::nvptx;
 
+use flipgraph_core::device::kernels;
 use flipgraph_core::device::{warp_shared_bytes, Launch, Switch};
 use flipgraph_core::group::Group;
 use flipgraph_core::plateau::walker_floor;
@@ -13,10 +14,10 @@ use crate::shared::{FactorStore, Shared128, Shared32, Shared64};
 use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, Warp};
 
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking the
-/// schemes invariant under `$group` (core's `Group`; the trivial group's are all schemes),
+/// schemes invariant under its group (core's `Group`; the trivial group's are all schemes),
 /// finding partners as `$pairing` does (by sampling or by groups, core's `Partners`).
 macro_rules! walk_kernel {
-    ($(#[$doc:meta])* $name:ident, $store:ty, $group:expr, $pairing:ty) => {
+    ($(#[$doc:meta])* $name:ident = $kernel:path, $store:ty, $pairing:ty) => {
         $(#[$doc])*
         ///
         /// `launch.round_us`, when not zero, ends the walk of every warp after that many
@@ -29,8 +30,15 @@ macro_rules! walk_kernel {
         /// the block has dynamic shared memory of core's `warp_shared_bytes` per warp.
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $name(launch: Launch) {
+            // The entry point is the one core names: the host launches it by that name and sizes
+            // its shared memory by that store and way of finding partners.
+            const _: () = {
+                assert!($kernel.is_named(stringify!($name)));
+                assert!($kernel.factor_bytes == <$store as FactorStore>::BYTES);
+                assert!($kernel.partners as u8 == <$pairing as Pairing>::PARTNERS as u8);
+            };
             // SAFETY: the contract above.
-            unsafe { run::<$store, { $group.index() }, $pairing>(&launch) }
+            unsafe { run::<$store, { $kernel.group.index() }, $pairing>(&launch) }
         }
     };
 }
@@ -38,117 +46,102 @@ macro_rules! walk_kernel {
 walk_kernel!(
     /// The walk kernel. One warp per walker; `steps` steps each, stopping at rank `target`.
     /// Factors of up to 64 bits, 8 bytes of shared memory each.
-    walk,
+    walk = kernels::WALK,
     Shared64,
-    Group::Trivial,
     Sampled
 );
 walk_kernel!(
     /// The walk kernel for shapes whose factors have at most 32 bits (4 bytes of shared memory
     /// each, and 32-bit compares).
-    walk32,
+    walk32 = kernels::WALK32,
     Shared32,
-    Group::Trivial,
     Sampled
 );
 walk_kernel!(
     /// The walk kernel for shapes whose factors have more than 64 bits (up to 128: 9x9x9,
     /// 4x5x13, 8x8x16; two 64-bit words of shared and global memory each).
-    walk128,
+    walk128 = kernels::WALK128,
     Shared128,
-    Group::Trivial,
     Sampled
 );
 walk_kernel!(
     /// The walk kernel of C3-invariant schemes (flipgraph_core::device, "Symmetric walks"):
     /// each walker's slots hold its triple orbits' representatives. 64-bit factors.
-    walk_c3,
+    walk_c3 = kernels::WALK_C3,
     Shared64,
-    Group::C3,
     Sampled
 );
 walk_kernel!(
     /// `walk_c3` for shapes whose factors have at most 32 bits.
-    walk32_c3,
+    walk32_c3 = kernels::WALK32_C3,
     Shared32,
-    Group::C3,
     Sampled
 );
 walk_kernel!(
     /// The walk kernel of schemes invariant under the reversal of every index (core's
     /// `Group::Z2`; any shape): each walker's slots hold its free orbits' representatives.
     /// 64-bit factors.
-    walk_z2,
+    walk_z2 = kernels::WALK_Z2,
     Shared64,
-    Group::Z2,
     Sampled
 );
 walk_kernel!(
     /// `walk_z2` for shapes whose factors have at most 32 bits.
-    walk32_z2,
+    walk32_z2 = kernels::WALK32_Z2,
     Shared32,
-    Group::Z2,
     Sampled
 );
 walk_kernel!(
     /// The walk kernel of schemes invariant under rotation and reversal (core's `Group::C6`;
     /// square shapes): each walker's slots hold its free orbits' representatives. 64-bit
     /// factors.
-    walk_c6,
+    walk_c6 = kernels::WALK_C6,
     Shared64,
-    Group::C6,
     Sampled
 );
 walk_kernel!(
     /// `walk_c6` for shapes whose factors have at most 32 bits.
-    walk32_c6,
+    walk32_c6 = kernels::WALK32_C6,
     Shared32,
-    Group::C6,
     Sampled
 );
 walk_kernel!(
     /// `walk` with partners found by groups (flipgraph_core::device::Partners::Groups): for
     /// walks where flip partners are scarce (near the records).
-    walk_groups,
+    walk_groups = kernels::WALK_GROUPS,
     Shared64,
-    Group::Trivial,
     Grouped<PositionCovers, false>
 );
 walk_kernel!(
     /// `walk_groups` for factors of more than 64 bits (up to 128).
-    walk128_groups,
+    walk128_groups = kernels::WALK128_GROUPS,
     Shared128,
-    Group::Trivial,
     Grouped<PositionCovers, false>
 );
 walk_kernel!(
     /// `walk128_groups` for the self-test, checked as `walk_groups_checked` is.
-    walk128_groups_checked,
+    walk128_groups_checked = kernels::WALK128_GROUPS_CHECKED,
     Shared128,
-    Group::Trivial,
     Grouped<PositionCovers, true>
 );
 walk_kernel!(
     /// `walk_groups` for shapes whose factors have at most 32 bits.
-    walk32_groups,
+    walk32_groups = kernels::WALK32_GROUPS,
     Shared32,
-    Group::Trivial,
     Grouped<SinkCover, false>
 );
 walk_kernel!(
     /// `walk_groups` for the self-test (the host takes it for logged walks): each search of
     /// the groups and each return to held groups is checked against a pass, the held list where
     /// a burst starts, and a difference traps.
-    walk_groups_checked,
+    walk_groups_checked = kernels::WALK_GROUPS_CHECKED,
     Shared64,
-    Group::Trivial,
     Grouped<PositionCovers, true>
 );
 walk_kernel!(
     /// `walk32_groups` for the self-test, checked as `walk_groups_checked` is.
-    walk32_groups_checked,
+    walk32_groups_checked = kernels::WALK32_GROUPS_CHECKED,
     Shared32,
-    Group::Trivial,
     Grouped<SinkCover, true>
 );
 

@@ -260,6 +260,7 @@ impl Action {
     /// The same action with its group given again: a walk generic over the group passes its
     /// constant, so that every test of the group folds away.
     #[inline(always)]
+    #[cfg(feature = "alloc")]
     pub(crate) const fn with_group(self, group: Group) -> Action {
         Action { group, ..self }
     }

@@ -12,6 +12,7 @@ use cudarc::driver::{
     PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use flipgraph_core::device::kernels::WalkKernel;
 use flipgraph_core::device::{
     log_words, scheme_words, warp_shared_bytes, Launch, Partners, Switch, WalkPolicy, WarpState, NO_LOAD,
 };
@@ -36,65 +37,32 @@ pub use multi::MultiGpu;
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
 
-/// A walk kernel of the PTX and how it stores a factor in shared memory.
-#[derive(Clone, Copy, Debug)]
-struct Kernel {
-    name: &'static str,
-    factor_bytes: usize,
-    partners: Partners,
+/// The walk kernel for walks of `shape` on factors of `bits` bits: 32-bit factors where they
+/// fit (half the shared memory, and compares of one instruction), else 64-bit, else 128-bit
+/// (plain walks only); the symmetric kernels of the group (which sample their partners), the
+/// group kernels for plain walks by groups, their checked twins for `logged` walks (the
+/// self-test's).
+fn walk_kernel(shape: Shape, bits: usize, symmetry: Group, partners: Partners, logged: bool) -> Result<WalkKernel> {
+    refuse_wide_symmetry(symmetry, shape, bits)?;
+    let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
+    let factor_bytes = match bits {
+        65.. => 16,
+        _ if narrow => 4,
+        _ => 8,
+    };
+    let partners = match symmetry {
+        Group::Trivial => partners,
+        _ => Partners::Sample,
+    };
+    let checked = logged && partners == Partners::Groups;
+    WalkKernel::find(factor_bytes, symmetry, partners, checked)
+        .with_context(|| format!("no walk kernel of {factor_bytes}-byte factors for {symmetry} walks"))
 }
 
-impl Kernel {
-    /// The kernel for walks of `shape` on factors of `bits` bits: 32-bit factors where they
-    /// fit (half the shared memory, and compares of one instruction), else 64-bit, else 128-bit
-    /// (plain walks only); the symmetric kernels of the group (which sample their partners),
-    /// the group kernels for plain walks by groups, their checked twins for `logged` walks (the
-    /// self-test's).
-    fn for_walks(shape: Shape, bits: usize, symmetry: Group, partners: Partners, logged: bool) -> Result<Kernel> {
-        if bits > 64 {
-            refuse_wide_symmetry(symmetry, shape, bits)?;
-            let name = match partners {
-                Partners::Sample => "walk128",
-                Partners::Groups if logged => "walk128_groups_checked",
-                Partners::Groups => "walk128_groups",
-            };
-            return Ok(Kernel {
-                name,
-                factor_bytes: 16,
-                partners,
-            });
-        }
-        let narrow = Position::ALL.iter().all(|&pos| shape.factor_bits(pos) <= 32);
-        let partners = match symmetry {
-            Group::Trivial => partners,
-            _ => Partners::Sample,
-        };
-        let (name, factor_bytes) = match (narrow, symmetry, partners) {
-            (true, Group::Trivial, Partners::Sample) => ("walk32", 4),
-            (false, Group::Trivial, Partners::Sample) => ("walk", 8),
-            (true, Group::Trivial, Partners::Groups) if logged => ("walk32_groups_checked", 4),
-            (false, Group::Trivial, Partners::Groups) if logged => ("walk_groups_checked", 8),
-            (true, Group::Trivial, Partners::Groups) => ("walk32_groups", 4),
-            (false, Group::Trivial, Partners::Groups) => ("walk_groups", 8),
-            (true, Group::C3, _) => ("walk32_c3", 4),
-            (false, Group::C3, _) => ("walk_c3", 8),
-            (true, Group::Z2, _) => ("walk32_z2", 4),
-            (false, Group::Z2, _) => ("walk_z2", 8),
-            (true, Group::C6, _) => ("walk32_c6", 4),
-            (false, Group::C6, _) => ("walk_c6", 8),
-        };
-        Ok(Kernel {
-            name,
-            factor_bytes,
-            partners,
-        })
-    }
-
-    /// Dynamic shared memory of a block of walkers with `cap` slots each: per warp, its
-    /// factors, its partner hints, and a group kernel's table and mates.
-    fn block_bytes(self, cap: usize) -> usize {
-        BLOCK_WARPS * warp_shared_bytes(cap, self.factor_bytes, self.partners)
-    }
+/// Dynamic shared memory of a block of walkers of `kernel` with `cap` slots each: per warp,
+/// its factors, its partner hints, and a group kernel's table and mates.
+fn block_bytes(kernel: WalkKernel, cap: usize) -> usize {
+    BLOCK_WARPS * warp_shared_bytes(cap, kernel.factor_bytes, kernel.partners)
 }
 
 /// Warps per block.
@@ -168,7 +136,7 @@ pub struct GpuEngine<F: FactorBits = u64> {
     shape: Shape,
     stream: Arc<CudaStream>,
     func: CudaFunction,
-    kernel: Kernel,
+    kernel: WalkKernel,
     name: String,
     options: GpuOptions,
     walkers: usize,
@@ -209,7 +177,7 @@ impl<F: FactorBits> GpuEngine<F> {
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("SM count"))? as usize;
-        let kernel = Kernel::for_walks(
+        let kernel = walk_kernel(
             shape,
             F::BITS,
             options.symmetry,
@@ -228,7 +196,7 @@ impl<F: FactorBits> GpuEngine<F> {
         );
         let start_rank = options.start_rank.unwrap_or_else(|| shape.naive_rank());
         check_cap(shape, cap, start_rank, options.plus.slack)?;
-        let block_bytes = kernel.block_bytes(cap);
+        let block_bytes = block_bytes(kernel, cap);
         // The kernel's handle is the kept module's, shared by every engine on the device: its
         // limit is the device's, not this engine's blocks' (another engine may need more).
         let most = ctx
@@ -487,7 +455,7 @@ impl<F: FactorBits> GpuEngine<F> {
         let config = LaunchConfig {
             grid_dim: (self.walkers.div_ceil(BLOCK_WARPS) as u32, 1, 1),
             block_dim: (32 * BLOCK_WARPS as u32, 1, 1),
-            shared_mem_bytes: self.kernel.block_bytes(self.cap) as u32,
+            shared_mem_bytes: block_bytes(self.kernel, self.cap) as u32,
         };
         {
             // The guards record the buffers' use on the stream when the launch is queued.

@@ -20,6 +20,8 @@
 //! orbit cancels). Reductions are merges only: the kernels ignore [`Switch::Scan`] and
 //! [`Switch::Generalized`].
 
+pub mod kernels;
+
 use bytemuck::{Pod, Zeroable};
 
 use crate::counters::Counters;
