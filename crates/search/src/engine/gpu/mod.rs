@@ -28,11 +28,13 @@ use super::{refuse_wide_symmetry, Engine, Group, Kind, PlusCap, Round, WalkerSta
 mod device;
 mod layout;
 mod multi;
+mod selftest;
 
 use device::open_device;
 pub use device::{device_count, devices, usable};
 use layout::{check_cap, check_memory, device_words, slots_from_words, walked_terms, walker_cap, words_per_factor};
 pub use multi::MultiGpu;
+pub use selftest::{self_test, Mode, Replayed};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
@@ -283,13 +285,13 @@ impl<F: FactorBits> GpuEngine<F> {
     }
 
     /// Walker `w`'s current terms by slot (empty slots are zero terms).
-    pub fn current_slots(&self, w: usize) -> Result<Vec<Term<F>>> {
+    fn current_slots(&self, w: usize) -> Result<Vec<Term<F>>> {
         self.slots(&self.terms, w)
     }
 
     /// Walker `w`'s move log (packed entries) and how many moves it made (the log holds the
     /// first `log_entries`).
-    pub fn move_log(&self, w: usize) -> Result<(Vec<[u32; 2]>, usize)> {
+    fn move_log(&self, w: usize) -> Result<(Vec<[u32; 2]>, usize)> {
         let n = log_words(self.options.log_entries);
         let words = self
             .stream
@@ -328,7 +330,7 @@ impl<F: FactorBits> GpuEngine<F> {
 
     /// The slots a staged scheme occupies: its terms (a symmetric walk's free orbits) in
     /// order, then empty ones.
-    pub fn staged_slots(&self, scheme: &Scheme<F>) -> Result<Vec<Term<F>>> {
+    fn staged_slots(&self, scheme: &Scheme<F>) -> Result<Vec<Term<F>>> {
         Ok(self.slots_of(walked_terms(scheme, self.options.symmetry)?.0))
     }
 

@@ -192,3 +192,23 @@ fn slots_cross_to_the_device_layout_and_back_at_both_widths() {
     assert_eq!((words[at], words[at + 1]), (5, 1 << 36));
     assert_eq!(slots_from_words::<u128>(&words, cap), wide);
 }
+
+/// The self-test on this host's first GPU: every kernel's logged walks replayed by core. Needs a
+/// GPU (`cargo test -- --ignored`); without one it fails, saying so.
+#[test]
+#[ignore = "needs a GPU"]
+fn the_self_test_replays_every_kernels_walks_exactly_in_core() {
+    if let Err(why) = super::devices() {
+        panic!("no usable GPU for the self-test: {why:#}");
+    }
+    let mut walks = Vec::new();
+    super::self_test(&[], |walk| walks.push(walk.clone())).unwrap();
+    // Every group, every factor width, both ways of finding partners.
+    for group in [Group::Trivial, Group::C3, Group::Z2, Group::C6] {
+        assert!(walks.iter().any(|w| w.symmetry == group), "{group:?}");
+    }
+    for bits in [64, 128] {
+        assert!(walks.iter().any(|w| w.bits == bits), "{bits}");
+    }
+    assert!(walks.iter().all(|w| w.moves > 0 && w.counters.flips > 0));
+}
