@@ -5,30 +5,21 @@ use flipgraph_search::engine::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 use flipgraph_search::output::FolderError;
 use flipgraph_search::session::recipe::RecipeError;
 use flipgraph_search::session::SearchError;
+use flipgraph_search::{Error, Kind};
 
 /// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
 /// worded by their flags.
 pub fn in_flags(error: &anyhow::Error) -> String {
-    let worded: Vec<(String, String)> = [
-        error.downcast_ref::<Refusal>().map(|r| (r.to_string(), refusal(r))),
-        error.downcast_ref::<FolderError>().map(|f| (f.to_string(), folder(f))),
-        error.downcast_ref::<RecipeError>().map(|r| (r.to_string(), recipe(r))),
-        error.downcast_ref::<SearchError>().map(|s| (s.to_string(), search(s))),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let causes: Vec<String> = error
-        .chain()
-        .map(|cause| {
-            let text = cause.to_string();
-            worded
-                .iter()
-                .find(|(library, _)| *library == text)
-                .map_or(text, |(_, flags)| flags.clone())
-        })
-        .collect();
-    causes.join(": ")
+    let Error { kind, context, causes } = Error::of_chain(error);
+    let worded = match &kind {
+        Kind::Refused(r) => refusal(r),
+        Kind::Recipe(error) => recipe(error),
+        Kind::Search(error) => search(error),
+        Kind::Folder(error) => folder(error),
+        Kind::Failed => return format!("{error:#}"),
+    };
+    let parts: Vec<String> = context.into_iter().chain([worded]).chain(causes).collect();
+    parts.join(": ")
 }
 
 fn refusal(refusal: &Refusal) -> String {

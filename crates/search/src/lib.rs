@@ -18,7 +18,7 @@
 //! };
 //! let ended = search.run_until(&AtomicBool::new(false))?;
 //! println!("rank {} in {:?}", ended.best_rank, ended.best_file); // ended.best: the scheme
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), flipgraph_search::Error>(())
 //! ```
 //!
 //! [`Descent`] walks a recipe from one scheme in a few lines, without files
@@ -48,12 +48,14 @@
 
 pub mod driver;
 pub mod engine;
+mod error;
 pub mod islands;
 pub mod output;
 pub mod schemes;
 pub mod session;
 
 pub use driver::Summary;
+pub use error::{Error, Kind};
 pub use session::descent::Descent;
 pub use session::ended::Ended;
 pub use session::recipe::Recipe;

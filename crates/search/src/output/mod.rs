@@ -72,7 +72,7 @@ pub const LOCK: &str = ".flipgraph.lock";
 
 /// Why an output folder cannot be the search's, in the library's words (the command line adds
 /// which flag to change).
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum FolderError {
     /// Another search holds the folder's lock.
     #[error("{} is in use by another flipgraph search (process {holder})", .dir.display())]

@@ -4,7 +4,7 @@
 //! ```
 //! use std::time::Duration;
 //! use flipgraph_core::{Scheme, Shape};
-//! use flipgraph_search::search::descent::Descent;
+//! use flipgraph_search::Descent;
 //!
 //! let naive = Scheme::naive(Shape::square(3).unwrap());
 //! let summary = Descent::new(naive)
@@ -13,7 +13,7 @@
 //!     .on_improvement(|s| println!("rank {}", s.rank()))
 //!     .run()?;
 //! assert_eq!(summary.best.rank(), 23); // Laderman's rank, the best known; verified
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), flipgraph_search::Error>(())
 //! ```
 
 use std::sync::atomic::AtomicBool;
@@ -103,12 +103,16 @@ impl<'a> Descent<'a> {
     }
 
     /// Runs to the target or the time limit.
-    pub fn run(self) -> Result<Summary> {
+    pub fn run(self) -> Result<Summary, crate::Error> {
         self.run_until(&AtomicBool::new(false))
     }
 
     /// Runs to the target, the time limit or until `stop` is set (from another thread).
-    pub fn run_until(self, stop: &AtomicBool) -> Result<Summary> {
+    pub fn run_until(self, stop: &AtomicBool) -> Result<Summary, crate::Error> {
+        Ok(self.descend(stop)?)
+    }
+
+    fn descend(self, stop: &AtomicBool) -> Result<Summary> {
         let shape = self.start.shape();
         let target = self
             .target

@@ -3,7 +3,7 @@
 use flipgraph_core::Shape;
 
 /// A search the library refuses, in its own words (the command line words it by its flags).
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SearchError {
     /// Neither a shape, nor start schemes, nor a folder to resume.
     #[error("a search needs a shape, start schemes or a folder to resume")]

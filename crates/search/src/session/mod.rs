@@ -80,8 +80,6 @@ pub struct Search {
     pub quiet: bool,
     /// Progress in log lines even on a terminal.
     pub in_lines: bool,
-    /// How an error is worded in its log lines (the command line names its flags).
-    pub words: fn(&anyhow::Error) -> String,
 }
 
 impl Search {
@@ -105,7 +103,6 @@ impl Search {
             json: false,
             quiet: true,
             in_lines: false,
-            words: |e| format!("{e:#}"),
         }
     }
 
@@ -146,13 +143,17 @@ impl Search {
 
     /// Runs the search alone until its target, its time limit or `stop` (set it from another
     /// thread, or a Ctrl-C handler): what an embedder calls.
-    pub fn run_until(&self, stop: &AtomicBool) -> Result<Ended> {
+    pub fn run_until(&self, stop: &AtomicBool) -> Result<Ended, crate::Error> {
         self.run(stop, Instant::now(), None)
     }
 
     /// Runs the search until its target, its time limit or `stop`: alone, or as the island
     /// of a job that `place` says; `process_start` is when its events' clock began.
-    pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
+    pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended, crate::Error> {
+        Ok(self.run_walk(stop, process_start, place)?)
+    }
+
+    fn run_walk(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
         let (index, islands) = place.as_ref().map_or((0, 1), |p| (p.island.index(), p.island.size()));
         let recorded = self.recorded(index)?;
         let climbing = recorded.as_ref().is_some_and(|(r, _)| r.climbing);
@@ -355,7 +356,7 @@ impl Search {
             Err(e) => {
                 tracing::error!(
                     "the ladder failed: {}; searching {shape} from the naive scheme",
-                    (self.words)(&e)
+                    crate::Error::from(e)
                 );
                 (None, Counters::default(), false)
             }

@@ -44,11 +44,8 @@ fn a_search_writes_a_verified_scheme_at_its_target_and_its_resume_keeps_its_shap
         .run(&AtomicBool::new(false), Instant::now(), None)
         .unwrap_err();
     assert!(
-        matches!(
-            refused.downcast_ref::<SearchError>(),
-            Some(SearchError::ResumedShape { .. })
-        ),
-        "{refused:#}"
+        matches!(refused.kind, crate::Kind::Search(SearchError::ResumedShape { .. })),
+        "{refused}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -131,7 +131,7 @@ impl Search {
             Err(e) if on_gpu && spec.backend == Backend::Auto && lone => {
                 tracing::error!(
                     "the GPU engine failed: {}; carrying on with the CPU engine from the last checkpoint",
-                    (self.words)(&e)
+                    crate::Error::from(e)
                 );
                 let mut cpu = spec.open_cpu(shape)?;
                 let config = SearchConfig {

@@ -133,7 +133,6 @@ impl Args {
             json: self.json,
             quiet: self.quiet,
             in_lines: self.in_lines,
-            words: crate::flags::in_flags,
         }
     }
 }
@@ -168,7 +167,7 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
 /// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as
 /// the island of a job that `place` says.
 pub fn execute(args: &Args, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
-    args.search().run(stop, process_start, place)
+    Ok(args.search().run(stop, process_start, place)?)
 }
 
 /// Islands on threads of one process, at most.

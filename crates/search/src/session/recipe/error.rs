@@ -4,7 +4,7 @@ use flipgraph_core::group::Group;
 use flipgraph_core::Shape;
 
 /// A recipe the library refuses, in its own words (the command line words it by its flags).
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RecipeError {
     /// Fixed cubes beside start schemes.
     #[error("fixed cubes and start schemes are two different starts; give one")]
