@@ -9,6 +9,7 @@ use super::choices::{
 };
 use super::duration::parse_positive_duration;
 use super::preset::PresetArg;
+use crate::engine::GpuTuning;
 use crate::session::recipe::{check_cube, Recipe};
 
 /// The engine's flags, shared by `search`, `bench` and `campaign`.
@@ -243,10 +244,12 @@ impl EngineArgs {
             seed: self.seed,
             round_steps: self.round_steps,
             reductions: self.reductions.map(Into::into),
-            gpu_round_ms: self.gpu_round_ms,
-            gpu_match_rounds: self.gpu_rounds,
-            gpu_flips: self.gpu_flips,
-            gpu_hints: self.gpu_hints.into(),
+            gpu_tuning: GpuTuning {
+                round_ms: self.gpu_round_ms,
+                match_rounds: self.gpu_rounds,
+                flips: self.gpu_flips,
+                hints: self.gpu_hints.into(),
+            },
             gpu_partners: self.gpu_partners.map(Into::into),
             patience: self.patience,
             restarts: self.restarts.map(Into::into),
@@ -499,7 +502,7 @@ pub(crate) mod tests {
         use crate::engine::Backend;
         let spec = recipe(&["--backend", "cpu", "--reductions", "walk", "--gpu-hints", "off"]).spec();
         assert_eq!(
-            (spec.backend, spec.reductions, spec.gpu_hints),
+            (spec.backend, spec.reductions, spec.gpu_tuning.hints),
             (Backend::Cpu, Some(Reductions::Walk), Hints::Off)
         );
         // The older name still reads.
@@ -509,7 +512,7 @@ pub(crate) mod tests {
         );
         let spec = recipe::<&str>(&[]).spec();
         assert_eq!(
-            (spec.backend, spec.reductions, spec.gpu_hints),
+            (spec.backend, spec.reductions, spec.gpu_tuning.hints),
             (Backend::Auto, None, Hints::Auto)
         );
         assert!(Cli::try_parse_from(["flipgraph", "--backend", "tpu"]).is_err());

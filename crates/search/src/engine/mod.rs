@@ -21,7 +21,8 @@ use flipgraph_core::walk::{Counters, Plateau, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 
 use cpu::{CpuEngine, Walks};
-use gpu::{GpuEngine, GpuOptions, Hints, MultiGpu};
+pub use gpu::GpuTuning;
+use gpu::{GpuEngine, GpuOptions, MultiGpu};
 pub use member::{scaled_floor, Member, LONE, PLUS_SLACK};
 pub use refusal::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 pub use width::{refuse_wide_symmetry, Width};
@@ -93,16 +94,12 @@ pub struct EngineSpec {
     pub sparsity: Sparsity,
     /// Exact rounds of this many steps (a reproducible run), instead of the engine's own.
     pub round_steps: Option<u64>,
-    /// GPU: how long a round lasts when `round_steps` is not given.
-    pub gpu_round_ms: u32,
-    /// GPU: slots each lane samples per step (match rounds).
-    pub gpu_match_rounds: u32,
-    /// GPU: most flips taken from the pairs of one match.
-    pub gpu_flips: u32,
+    /// How the GPU walks, beyond what it walks (its round when `round_steps` is not given).
+    pub gpu_tuning: GpuTuning,
     /// How walkers find the reductions their moves make possible; None: the engine's default
     /// ([`EngineSpec::default_reductions`]).
     pub reductions: Option<Reductions>,
-    pub gpu_hints: Hints,
+    /// How GPU walkers find flip partners.
     pub gpu_partners: Partners,
     pub symmetry: Group,
     /// Whether symmetric walks may change their fixed terms.
@@ -127,11 +124,8 @@ impl Default for EngineSpec {
             generalized: true,
             sparsity: Sparsity::Half,
             round_steps: None,
-            gpu_round_ms: 100,
-            gpu_match_rounds: 2,
-            gpu_flips: 8,
+            gpu_tuning: GpuTuning::default(),
             reductions: None,
-            gpu_hints: Hints::Auto,
             gpu_partners: Partners::Sample,
             symmetry: Group::Trivial,
             fixed_terms: FixedTerms::Free,
@@ -228,7 +222,7 @@ impl EngineSpec {
     pub fn gpu_round_us(&self) -> u32 {
         match self.round_steps {
             Some(_) => 0,
-            None => self.gpu_round_ms.saturating_mul(1000),
+            None => self.gpu_tuning.round_ms.saturating_mul(1000),
         }
     }
 
@@ -318,9 +312,9 @@ impl EngineSpec {
             config: self.walk_config(Kind::Gpu),
             device: 0,
             log_entries: 0,
-            match_rounds: self.gpu_match_rounds,
-            flips: self.gpu_flips,
-            hints: self.gpu_hints,
+            match_rounds: self.gpu_tuning.match_rounds,
+            flips: self.gpu_tuning.flips,
+            hints: self.gpu_tuning.hints,
             partners: self.gpu_partners,
             round_us: self.gpu_round_us(),
             symmetry: self.symmetry,

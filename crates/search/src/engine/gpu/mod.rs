@@ -129,6 +129,31 @@ impl Hints {
     }
 }
 
+/// How the GPU engine walks beyond what it walks: its rounds, matches and flips per step, and
+/// hints. Settings of speed, which a recipe and an engine spec hold whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpuTuning {
+    /// How long a round lasts, in milliseconds, when the rounds are not exact step counts.
+    pub round_ms: u32,
+    /// Slots each lane samples per step (match rounds).
+    pub match_rounds: u32,
+    /// Most flips taken from the pairs of one match.
+    pub flips: u32,
+    /// Whether lanes draw the slots they offer by their partner hints.
+    pub hints: Hints,
+}
+
+impl Default for GpuTuning {
+    fn default() -> GpuTuning {
+        GpuTuning {
+            round_ms: 100,
+            match_rounds: 2,
+            flips: 8,
+            hints: Hints::Auto,
+        }
+    }
+}
+
 /// Slots per lane from which `Hints::Auto` takes hints.
 const HINTS_FROM_SLOTS: usize = 8;
 

@@ -28,7 +28,7 @@ pub use error::RecipeError;
 
 use super::preset::Preset;
 use crate::driver::{Patience, Restarts, SearchConfig, PATIENCE, POOL_RANKS};
-use crate::engine::gpu::Hints;
+use crate::engine::GpuTuning;
 use crate::engine::{cores, Member, LONE};
 use crate::engine::{Backend, Engine, EngineSpec, Reductions, StartKind, WALKERS_PER_THREAD};
 use crate::islands::{Place, Portfolio};
@@ -76,14 +76,8 @@ pub struct Recipe {
     pub round_steps: Option<u64>,
     /// How reductions are found.
     pub reductions: Option<Reductions>,
-    /// A GPU round's length in milliseconds.
-    pub gpu_round_ms: u32,
-    /// Matches per GPU step.
-    pub gpu_match_rounds: u32,
-    /// Flips per GPU step.
-    pub gpu_flips: u32,
-    /// Draws among the slots last seen with a partner.
-    pub gpu_hints: Hints,
+    /// How the GPU walks, beyond what it walks (held whole by the engine spec).
+    pub gpu_tuning: GpuTuning,
     /// How GPU walkers find flip partners.
     pub gpu_partners: Option<Partners>,
     /// Steps a walker may go without improving before it restarts.
@@ -130,10 +124,7 @@ impl Default for Recipe {
             seed: None,
             round_steps: None,
             reductions: None,
-            gpu_round_ms: spec.gpu_round_ms,
-            gpu_match_rounds: spec.gpu_match_rounds,
-            gpu_flips: spec.gpu_flips,
-            gpu_hints: spec.gpu_hints,
+            gpu_tuning: spec.gpu_tuning,
             gpu_partners: None,
             patience: None,
             restarts: None,
@@ -189,11 +180,8 @@ impl Recipe {
             floor_quarters: member.floor_quarters,
             generalized: self.generalized,
             round_steps: self.round_steps,
-            gpu_round_ms: self.gpu_round_ms,
-            gpu_match_rounds: self.gpu_match_rounds,
-            gpu_flips: self.gpu_flips,
+            gpu_tuning: self.gpu_tuning,
             reductions: self.reductions,
-            gpu_hints: self.gpu_hints,
             symmetry: group,
             slack_from: self.plus_cap,
             start_rank: None,
