@@ -415,6 +415,56 @@ fn a_hunting_campaign_aims_a_format_at_its_best_known_rank_one_below_it() {
     assert_eq!(campaign_rows(&again)[0].3, "at the best known rank, hunting below");
 }
 
+/// `--hunt --from DIR`: 3x3x3 starts from Laderman's 23 found under a folder of schemes (a
+/// catalogue's layout, beside a file that is no scheme), in its own orientation, and hunts at 22;
+/// 2x2x3, absent from the folder, starts from naive as usual.
+#[test]
+fn a_hunt_from_a_folder_starts_each_format_from_its_best_scheme_there_aimed_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = dir.path().join("catalogue/schemes/results/ZT");
+    std::fs::create_dir_all(&public).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+    std::fs::copy(data.join("3x3x3-r23-laderman.m"), public.join("333_laderman.m")).unwrap();
+    std::fs::write(public.join("README.md"), "not a scheme").unwrap();
+    let out = dir.path().join("hunt");
+    let catalogue = dir.path().join("catalogue");
+    let run = campaign_of(
+        &out,
+        "2x2x3,3x3x3",
+        &["--time", "1s", "--hunt", "--from", catalogue.to_str().unwrap()],
+    );
+    let said = text(&run);
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("1 scheme files valid mod 2, of 1 formats; 1 files passed over"),
+        "{said}"
+    );
+    assert!(
+        said.contains("3x3x3: starts from the public best (rank 23 mod 2"),
+        "{said}"
+    );
+    let checkpoint: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("3x3x3/checkpoint.json")).unwrap()).unwrap();
+    assert_eq!(checkpoint["target"], 22, "{said}");
+    let start = out.join("starts/3x3x3-r23-public.json");
+    assert!(bin().args(["verify"]).arg(&start).status().unwrap().success());
+    let naive: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("2x2x3/checkpoint.json")).unwrap()).unwrap();
+    assert_eq!(naive["target"], 11, "{said}");
+    // A --from that is no folder is refused at once.
+    let refused = campaign_of(
+        &out,
+        "3x3x3",
+        &["--time", "1s", "--from", public.join("README.md").to_str().unwrap()],
+    );
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused).contains("not a folder of scheme files"),
+        "{}",
+        text(&refused)
+    );
+}
+
 #[test]
 fn an_embedded_descent_reports_each_improvement_and_ends_verified() {
     use flipgraph_core::{verify::verify, Scheme, Shape};

@@ -62,3 +62,115 @@ pub fn read_valid_f2<F: FactorBits>(path: &Path) -> Result<Scheme<F>> {
     }
     checked.f2_scheme().with_context(|| path.display().to_string())
 }
+
+/// The best scheme over F2 of each format among a folder's scheme files, by sorted dims: its
+/// rank (coefficients mod 2, zero terms dropped) and its file ([`gather`]).
+pub type Bests = std::collections::BTreeMap<[usize; 3], (usize, std::path::PathBuf)>;
+
+/// What [`gather`] found under a folder.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// The best of each format.
+    pub bests: Bests,
+    /// Scheme files read and valid mod 2.
+    pub valid: usize,
+    /// Files passed over, each with why: unreadable, not a scheme, invalid mod 2 (a scheme over
+    /// Q, say), or wider than 128 entries a matrix.
+    pub passed_over: Vec<(std::path::PathBuf, String)>,
+}
+
+/// Folders below the one given that [`gather`] descends into: a clone of a catalogue keeps its
+/// schemes a few levels down (FastMatrixMultiplication: schemes/results/ZT/).
+const GATHER_DEPTH: usize = 6;
+
+/// Every scheme file under `dir` (hidden folders such as .git skipped), read and verified mod
+/// 2, and the best of each format: the starts of a hunt from the public best (a clone of
+/// FastMatrixMultiplication or fmm_digest). Integer schemes count by their rank mod 2.
+pub fn gather(dir: &Path) -> Result<Gathered> {
+    if !dir.is_dir() {
+        bail!("{}: not a folder of scheme files", dir.display());
+    }
+    let mut gathered = Gathered::default();
+    gather_into(dir, GATHER_DEPTH, &mut gathered)?;
+    Ok(gathered)
+}
+
+fn gather_into(dir: &Path, depth: usize, into: &mut Gathered) -> Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if path.is_dir() {
+            if depth > 0 {
+                gather_into(&path, depth - 1, into)?;
+            }
+            continue;
+        }
+        match f2_rank(&path) {
+            Ok((dims, rank)) => {
+                into.valid += 1;
+                let best = into.bests.entry(dims).or_insert((rank, path.clone()));
+                if rank < best.0 {
+                    *best = (rank, path);
+                }
+            }
+            Err(why) => into.passed_over.push((path, format!("{why:#}"))),
+        }
+    }
+    Ok(())
+}
+
+/// The sorted dims and the rank mod 2 of the scheme file `path`, if it is valid mod 2.
+fn f2_rank(path: &Path) -> Result<([usize; 3], usize)> {
+    let checked = read_checked(path)?;
+    if let Err(d) = &checked.f2 {
+        bail!("not valid mod 2: {d}");
+    }
+    let scheme = checked.f2_scheme::<u128>()?;
+    let mut dims = scheme.shape().dims();
+    dims.sort_unstable();
+    Ok((dims, scheme.rank()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gather;
+    use flipgraph_core::formats::{write, Format, Ring};
+    use flipgraph_core::{IntScheme, Scheme, Shape};
+
+    #[test]
+    fn gathering_keeps_the_lowest_rank_of_each_format_in_any_orientation_and_says_what_it_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("schemes/results/ZT");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        let naive = |n, m, p, format| {
+            let scheme = IntScheme::from_f2(&Scheme::<u64>::naive(Shape::new(n, m, p).unwrap()));
+            write(&scheme, format, Ring::F2).unwrap()
+        };
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+        std::fs::copy(data.join("2x2x2-r7-strassen.m"), deep.join("strassen.m")).unwrap();
+        std::fs::write(deep.join("2x2x2_naive.json"), naive(2, 2, 2, Format::PerminovJson)).unwrap();
+        std::fs::write(deep.join("2x3x4.json"), naive(2, 3, 4, Format::PerminovJson)).unwrap();
+        std::fs::write(dir.path().join("4x3x2.txt"), naive(4, 3, 2, Format::PerminovTxt)).unwrap();
+        std::fs::write(dir.path().join("README.md"), "notes").unwrap();
+        std::fs::write(dir.path().join(".git/2x2x2.json"), "hidden").unwrap();
+        let gathered = gather(dir.path()).unwrap();
+        assert_eq!(gathered.bests[&[2, 2, 2]].0, 7);
+        assert!(gathered.bests[&[2, 2, 2]].1.ends_with("strassen.m"));
+        assert_eq!(gathered.bests[&[2, 3, 4]].0, 24);
+        assert_eq!(gathered.valid, 4);
+        assert_eq!(gathered.passed_over.len(), 1, "{:?}", gathered.passed_over);
+        assert!(gathered.passed_over[0].0.ends_with("README.md"));
+        assert!(gather(&dir.path().join("README.md")).is_err());
+    }
+}

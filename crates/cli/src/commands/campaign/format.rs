@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use flipgraph_core::algebra;
 use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::{best_known_rank, proven_optimal_rank};
@@ -18,6 +19,7 @@ use crate::commands::search;
 use crate::islands::portfolio::Portfolio;
 use crate::islands::Sharing;
 use crate::output::{Checkpoint, CHECKPOINT};
+use crate::schemes::{read_valid, Bests};
 use crate::session::preset::Preset;
 use crate::write::{write_verified, Encoding, WriteArgs};
 
@@ -92,6 +94,8 @@ pub struct Assignment<'a> {
     pub pass: Option<(u32, u32)>,
     /// Whether other formats are searched beside it (progress in log lines, then).
     pub side_by_side: bool,
+    /// The best of each format under --from (a hunt from the public best).
+    pub public: Option<&'a Bests>,
 }
 
 /// Where the search in `dir` stands, if the folder holds one ([`standing`]).
@@ -143,9 +147,18 @@ pub fn run_format(
         Some(_) => Wanted::None,
         None => known.map_or(Wanted::None, Wanted::New),
     };
-    let start = match args.no_constructions {
+    let constructed = match args.no_constructions {
         false => constructed_start(args, shape, wanted)?,
         true => None,
+    };
+    let public = match resume {
+        false => public_start(args, turn, shape)?,
+        true => None,
+    };
+    // The lower of the two starts (a construction on a tie: the campaign's own results).
+    let start = match (constructed, public) {
+        (Some(c), Some(p)) if p.2 < c.2 => Some(p),
+        (c, p) => c.or(p),
     };
     let mut flags = search_args(args, turn, shape, resume);
     // A preset's walk goes minutes without improving on its way (6x6x6's c6): --stall must not
@@ -167,20 +180,25 @@ pub fn run_format(
         tracing::info!("{shape}: at its best known rank or below ({best}); hunting below it");
         flags.target_rank = Some(best - 1);
     }
-    if let Some((path, _)) = &start {
+    if let Some((path, _, rank)) = &start {
         flags.from = vec![path.clone()];
         if !resume {
             // Aimed at the best known rank, as a search from naive is: a start already there
-            // ends at once (a search --from a record would aim below it).
+            // ends at once (a search --from a record would aim below it); a hunt aims below
+            // the lower of the two, unless that is proven optimal.
             flags.size = None;
-            flags.target_rank = known;
+            let floor = known.map_or(*rank, |known| known.min(*rank));
+            flags.target_rank = match args.hunt && Some(floor) > proven_optimal_rank(shape) {
+                true => Some(floor - 1),
+                false => known,
+            };
         }
     }
     if !search::report(&search::execute(&flags, stop, process_start, None)?, args.json, false) {
         anyhow::bail!("its folder could not take every result (said above)");
     }
     Ok(Standing {
-        start: start.map(|(_, how)| how),
+        start: start.map(|(_, how, _)| how),
         ..standing(shape, &dir)?
     })
 }
@@ -252,7 +270,7 @@ fn search_args(args: &Args, turn: &Assignment, shape: Shape, resume: bool) -> se
 /// A start for `shape` built from the campaign's results so far, when its best construction
 /// is `wanted` (a composite such as 4x4x8 = 47 + 47): written, verified, to `OUT/starts/`, with
 /// the construction in words. None otherwise: the search starts as usual.
-fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option<(PathBuf, String)>> {
+fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option<(PathBuf, String, usize)>> {
     if matches!(wanted, Wanted::None) || !args.out.is_dir() {
         return Ok(None);
     }
@@ -275,7 +293,33 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     write_verified(&built, &write, "constructed start")?;
     let how = format!("the {} (rank {})", plan.construction, built.rank());
     tracing::info!("{shape}: starts from {how}, built from the campaign's results");
-    Ok(Some((path, how)))
+    Ok(Some((path, how, built.rank())))
+}
+
+/// A start for a new `shape` from the best scheme of its format under --from: oriented to
+/// `shape`, mod 2, verified and written to `OUT/starts/`, with where it came from.
+fn public_start(args: &Args, turn: &Assignment, shape: Shape) -> Result<Option<(PathBuf, String, usize)>> {
+    let mut dims = shape.dims();
+    dims.sort_unstable();
+    let Some((rank, file)) = turn.public.and_then(|bests| bests.get(&dims)) else {
+        return Ok(None);
+    };
+    let scheme = read_valid(file)?;
+    let oriented = algebra::orient(&scheme, shape)
+        .with_context(|| format!("{}: its {} does not orient to {shape}", file.display(), scheme.shape))?;
+    let path = args.out.join("starts").join(format!("{shape}-r{rank}-public.json"));
+    std::fs::create_dir_all(path.parent().expect("a folder"))?;
+    let write = WriteArgs {
+        encoding: Encoding {
+            to: Format::PerminovJson,
+            mod2: true,
+        },
+        output: Some(path.clone()),
+    };
+    write_verified(&oriented, &write, "public start")?;
+    let how = format!("the public best (rank {rank} mod 2, {})", file.display());
+    tracing::info!("{shape}: starts from {how}");
+    Ok(Some((path, how, *rank)))
 }
 
 fn best_rank(cp: &Checkpoint) -> Result<usize> {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::format::Standing;
 use super::schedule::{Next, Schedule, Turn};
-use super::{formats, report, Args, Queue, Work};
+use super::{formats, public_bests, report, Args, Queue, Work};
 use crate::commands::lanes::{host_gpus, lane};
 use crate::commands::search::interrupt_flag;
 
@@ -43,6 +43,7 @@ pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
+    let public = public_bests(args)?;
     let lane = lane(&args.engine, job.local_index, job.local_size, host_gpus(&args.engine)?);
     match job.index() {
         0 => {
@@ -51,6 +52,7 @@ pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
             let work = Work {
                 side_by_side: true,
                 process: Some(0),
+                public: public.as_ref(),
                 ..Work::new(args, &sizes, &schedule, &stop, process_start)
             };
             let own_done = AtomicBool::new(false);
@@ -68,6 +70,7 @@ pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
             let work = Work {
                 side_by_side: true,
                 process: Some(process),
+                public: public.as_ref(),
                 ..Work::new(args, &sizes, &remote, &stop, process_start)
             };
             work.run(&lane);

@@ -17,6 +17,7 @@ use super::engine_args::{at_least_one, EngineArgs};
 use super::lanes::{host_gpus, lanes, lanes_in_words};
 use super::search::interrupt_flag;
 use crate::engine::MAX_THREADS_PER_CORE;
+use crate::schemes::{gather, Bests};
 use crate::write::parse_writable;
 
 mod format;
@@ -37,6 +38,7 @@ use table::print_table;
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it
   flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below
+  flipgraph campaign --sizes all --time 60s --hunt --from FastMatrixMultiplication --out runs/hunt   below the public best
   mpirun -n 8 flipgraph campaign --sizes all --time 10m --out runs/all   8 processes, one format each at a time (docs/CLUSTER.md)")]
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
@@ -83,6 +85,12 @@ pub struct Args {
     /// optimal: 2x2x2 and 2x2x3).
     #[arg(long)]
     hunt: bool,
+    /// Start each new format from the best scheme of its format (in any orientation) among the
+    /// scheme files under DIR, e.g. a clone of FastMatrixMultiplication or fmm_digest (integer
+    /// schemes taken mod 2; schemes over Q passed over); with --hunt, aimed one rank below
+    /// the lower of it and the best known rank.
+    #[arg(long = "from", value_name = "DIR")]
+    from: Option<PathBuf>,
     /// Formats searched at once, side by side (default: one per GPU, each on its own GPU; on
     /// the CPU one, with every core). A format that ends (at its target, stalled, out of time)
     /// gives its lane to the next; on the CPU the lanes share the cores.
@@ -94,6 +102,25 @@ pub struct Args {
     total: Option<Duration>,
     #[command(flatten)]
     engine: EngineArgs,
+}
+
+/// The best scheme of each format under --from, read once (for a hunt from the public best).
+fn public_bests(args: &Args) -> Result<Option<Bests>> {
+    let Some(dir) = &args.from else { return Ok(None) };
+    let gathered = gather(dir)?;
+    tracing::info!(
+        "{}: {} scheme files valid mod 2, of {} formats; {} files passed over{}",
+        dir.display(),
+        gathered.valid,
+        gathered.bests.len(),
+        gathered.passed_over.len(),
+        gathered
+            .passed_over
+            .first()
+            .map(|(path, why)| format!(" (such as {}: {why})", path.display()))
+            .unwrap_or_default()
+    );
+    Ok(Some(gathered.bests))
 }
 
 /// One entry of `--sizes`.
@@ -161,6 +188,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     }
     let stop = interrupt_flag()?;
     let sizes = formats(&args.sizes);
+    let public = public_bests(&args)?;
     let lanes = campaign_lanes(&args, sizes.len())?;
     if lanes.len() > 1 {
         tracing::info!(
@@ -172,6 +200,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     let schedule = Schedule::new(sizes.len(), args.passes);
     let work = Work {
         side_by_side: lanes.len() > 1,
+        public: public.as_ref(),
         ..Work::new(&args, &sizes, &schedule, &stop, process_start)
     };
     std::thread::scope(|scope| {
@@ -258,6 +287,8 @@ struct Work<'a, Q: ?Sized> {
     /// In an MPI job, this process's index.
     process: Option<usize>,
     process_start: Instant,
+    /// The best of each format under --from.
+    public: Option<&'a Bests>,
 }
 
 impl<Q: ?Sized> Clone for Work<'_, Q> {
@@ -283,6 +314,7 @@ impl<'a, Q: Queue + ?Sized> Work<'a, Q> {
             side_by_side: false,
             process: None,
             process_start,
+            public: None,
         }
     }
 
@@ -316,6 +348,7 @@ impl<'a, Q: Queue + ?Sized> Work<'a, Q> {
                 time,
                 pass: (self.args.passes > 1).then_some((turn.pass, self.args.passes)),
                 side_by_side: self.side_by_side,
+                public: self.public,
             };
             let now = run_format(self.args, &assignment, shape, self.stop, self.process_start).unwrap_or_else(|e| {
                 tracing::error!("{shape}: {}", crate::flags::in_flags(&e));
