@@ -51,7 +51,7 @@ const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// The driver (of schemes with factors of `F`): owns the engine and, in parts, the search's
 /// population (`restarts.rs`), its clock (`clock.rs`), what it keeps (`results.rs`) and its
-/// place among islands ([`island`]).
+/// place among islands ([`crate::islands`]).
 pub struct Driver<'a, F: Width = u64> {
     engine: &'a mut dyn Engine<F>,
     config: SearchConfig,

@@ -92,9 +92,9 @@ pub struct Checkpoint {
     pub climbing: bool,
 }
 
-/// What a checkpoint records of its search's [`Recipe`](super::recipe::Recipe): how it started
+/// What a checkpoint records of its search's [`Recipe`](crate::session::recipe::Recipe): how it started
 /// and what it walks (read without the pool's checks: [`Checkpoint::read`] does them), for
-/// [`Recipe::resumed`](super::recipe::Recipe::resumed).
+/// [`Recipe::resumed`](crate::session::recipe::Recipe::resumed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Recorded {
     /// Its `--cubes` patterns (empty for a search of another start).

@@ -26,7 +26,7 @@ use atomic_file::{injected_disk_full, is_temp_file, replace_own_file, write_atom
 pub enum Stop {
     Target,
     TimeLimit,
-    /// The best rank went a stall limit without improving ([`SearchConfig::stall_limit`]).
+    /// The best rank went a stall limit without improving ([`SearchConfig::stall_limit`](crate::driver::SearchConfig::stall_limit)).
     Stalled,
     Interrupted,
 }

@@ -8,30 +8,29 @@ use std::sync::{Arc, Mutex, PoisonError};
 use anyhow::{anyhow, bail, Context, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 use flipgraph_core::device::kernels::WalkKernel;
-use flipgraph_core::device::{
-    log_words, scheme_words, warp_shared_bytes, Launch, Partners, Switch, WalkPolicy, WarpState, NO_LOAD,
-};
-use flipgraph_core::group::{Orbits, Reversal};
+use flipgraph_core::device::{log_words, scheme_words, warp_shared_bytes, Partners, WarpState, NO_LOAD};
+use flipgraph_core::group::Orbits;
 use flipgraph_core::plateau::Style;
 use flipgraph_core::scheme::WidthError;
 use flipgraph_core::term::FactorBits;
-use flipgraph_core::walk::{Counters, Plateau, Reductions, WalkConfig};
+use flipgraph_core::walk::{Counters, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 
 use super::{refuse_wide_symmetry, Engine, Group, Kind, PlusCap, Round, WalkerStatus};
 
 mod device;
+mod launch;
 mod layout;
 mod multi;
 mod selftest;
 
 use device::open_device;
 pub use device::{device_count, devices, usable};
+use launch::{launch, Buffers, LaunchArg};
 use layout::{check_cap, check_memory, device_words, slots_from_words, walked_terms, walker_cap, words_per_factor};
 pub use multi::MultiGpu;
 pub use selftest::{self_test, Mode, Replayed};
@@ -539,69 +538,6 @@ impl<F: FactorBits> GpuEngine<F> {
         Ok(round)
     }
 }
-
-/// The device addresses of a launch's buffers.
-#[derive(Clone, Copy, Debug)]
-struct Buffers {
-    terms: u64,
-    best: u64,
-    states: u64,
-    staging: u64,
-    log: u64,
-}
-
-/// The kernels' parameter for a round of `steps` steps toward `target` by `walkers` walkers of
-/// `cap` slots in `buffers`, with the settings of `options` (and a trap, the test hook, when
-/// `trap`). The one place where the host writes the launch contract.
-fn launch(
-    options: &GpuOptions,
-    shape: Shape,
-    (walkers, cap): (usize, usize),
-    buffers: Buffers,
-    steps: u64,
-    target: usize,
-    trap: bool,
-) -> Launch {
-    let config = options.config;
-    let policy = WalkPolicy::new()
-        .with(Switch::Generalized, config.generalized)
-        .with(Switch::Log, options.log_entries > 0)
-        .with(Switch::Scan, config.reductions == Reductions::Scan)
-        .with(Switch::Hints, options.hints.enabled(cap))
-        .with(Switch::Adaptive, config.plateau.adapts())
-        .with(Switch::Trap, trap)
-        .with_sparsity(config.sparsity);
-    let clamp = |v: u64| v.min(u32::MAX as u64) as u32;
-    Launch {
-        terms: buffers.terms,
-        best: buffers.best,
-        states: buffers.states,
-        staging: buffers.staging,
-        log: buffers.log,
-        warps: walkers as u32,
-        cap: cap as u32,
-        steps: clamp(steps),
-        target: clamp(target as u64),
-        policy,
-        log_cap: options.log_entries as u32,
-        match_rounds: options.match_rounds,
-        flips: options.flips,
-        round_us: options.round_us,
-        plateau_floor: match config.plateau {
-            Plateau::Adaptive { floor } => floor,
-            Plateau::Fixed(_) => 0,
-        },
-        widths: Reversal::of(shape).widths(),
-        unused: 0,
-    }
-}
-
-/// [`Launch`] as a kernel argument: passed by value, as the kernels' one parameter.
-#[repr(transparent)]
-struct LaunchArg(Launch);
-
-// SAFETY: a `#[repr(C)]` plain-old-data struct, the kernels' parameter type.
-unsafe impl DeviceRepr for LaunchArg {}
 
 #[cfg(test)]
 mod tests;

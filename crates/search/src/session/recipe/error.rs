@@ -12,7 +12,7 @@ pub enum RecipeError {
     /// Free fixed terms under a group whose walks keep them.
     #[error("free fixed terms: only c3 walks change their fixed terms; {0} keeps them frozen")]
     FreeFixedTerms(Group),
-    /// A cube pattern that is not one ([`check_cube`] says why).
+    /// A cube pattern that is not one ([`check_cube`](super::check_cube) says why).
     #[error("the cube pattern {0}")]
     BadCube(String),
     /// Fixed cubes of a shape whose factors pass 64 bits.

@@ -104,7 +104,7 @@ pub struct Recipe {
     pub presets: bool,
     /// Whether the islands of a job walk with the portfolio's settings.
     pub portfolio: Portfolio,
-    /// This island's member of the portfolio, set by [`Place::share`](crate::driver::island::Place::share); None: a lone search's.
+    /// This island's member of the portfolio, set by [`Recipe::shared_by`]; None: a lone search's.
     pub member: Option<Member>,
 }
 
