@@ -307,7 +307,7 @@ fn public_start(args: &Args, turn: &Assignment, shape: Shape) -> Result<Option<(
     let scheme = read_valid(file)?;
     let oriented = algebra::orient(&scheme, shape)
         .with_context(|| format!("{}: its {} does not orient to {shape}", file.display(), scheme.shape))?;
-    let path = args.out.join("starts").join(format!("{shape}-r{rank}-public.json"));
+    let path = args.out.join("starts").join(format!("{shape}-r{rank}.json"));
     std::fs::create_dir_all(path.parent().expect("a folder"))?;
     let write = WriteArgs {
         encoding: Encoding {
