@@ -16,9 +16,10 @@ use crate::session::recipe::Ladder;
 
 /// The command line's side of one of the engine's choices: an enum of the same variants with
 /// their names and help (the engine library knows nothing of the command line), and the
-/// conversion to the engine's own.
+/// conversion to the engine's own. Where core names a choice (the groups, the sparsity, the
+/// partners: the names checkpoints record), the command line takes core's names.
 macro_rules! choices {
-    ($(#[$doc:meta])* $arg:ident => $ty:ident { $($variant:ident => $name:literal, $help:literal;)+ }) => {
+    ($(#[$doc:meta])* $arg:ident => $ty:ident { $($variant:ident => $name:expr, $help:literal;)+ }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum $arg {
@@ -58,10 +59,10 @@ macro_rules! choices {
 choices!(
     /// `--symmetry`.
     SymmetryArg => Group {
-        Trivial => "none", "Every scheme: the plain flip graph";
-        C3 => "c3", "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); on a GPU the fixed terms stay frozen and reductions are merges";
-        Z2 => "z2", "Any shape: only schemes invariant under reversing every index (A, B, C -> J A J, J B J, J C J, J the anti-identity), moved orbit by orbit, fixed terms frozen; the start must be invariant (the naive scheme is)";
-        C6 => "c6", "Square shapes: invariant under both the rotation of c3 and the reversal of z2 (the group of Moosbauer and Poole's 6x6x6 rank 153), fixed terms frozen; with --cubes the cube patterns must be mirror images of each other as a set";
+        Trivial => Group::Trivial.name(), "Every scheme: the plain flip graph";
+        C3 => Group::C3.name(), "Square shapes: only schemes invariant under a (x) b (x) c -> b (x) c (x) a, moved orbit by orbit (Moosbauer and Poole's symmetric flip graph); the start must be invariant (the naive scheme is); on a GPU the fixed terms stay frozen and reductions are merges";
+        Z2 => Group::Z2.name(), "Any shape: only schemes invariant under reversing every index (A, B, C -> J A J, J B J, J C J, J the anti-identity), moved orbit by orbit, fixed terms frozen; the start must be invariant (the naive scheme is)";
+        C6 => Group::C6.name(), "Square shapes: invariant under both the rotation of c3 and the reversal of z2 (the group of Moosbauer and Poole's 6x6x6 rank 153), fixed terms frozen; with --cubes the cube patterns must be mirror images of each other as a set";
     }
 );
 
@@ -101,9 +102,9 @@ choices!(
 choices!(
     /// `--sparse`.
     SparsityArg => Sparsity {
-        Off => "off", "Every walker takes every flip it draws";
-        Half => "half", "The walks that hold their plateaus walk sparse (under a fixed plateau, the odd walkers): on 6x6x6 to 8x8x8 they descend far faster, and the free, escaping walks keep the lowest ranks of small shapes within reach";
-        All => "all", "Every walker: the fastest descent on large shapes (CPU, 30 s: 7x7x7 to 310), but small shapes stall above their lowest ranks (4x4x4 at 52)";
+        Off => Sparsity::Off.name(), "Every walker takes every flip it draws";
+        Half => Sparsity::Half.name(), "The walks that hold their plateaus walk sparse (under a fixed plateau, the odd walkers): on 6x6x6 to 8x8x8 they descend far faster, and the free, escaping walks keep the lowest ranks of small shapes within reach";
+        All => Sparsity::All.name(), "Every walker: the fastest descent on large shapes (CPU, 30 s: 7x7x7 to 310), but small shapes stall above their lowest ranks (4x4x4 at 52)";
     }
 );
 
@@ -136,7 +137,37 @@ choices!(
 choices!(
     /// `--gpu-partners`.
     PartnersArg => Partners {
-        Sample => "sample", "Each step, every lane offers one of its terms (by --gpu-hints) to a match at a random position";
-        Groups => "groups", "The warp finds every group of equal factors at one position (a hash table in shared memory) and flips among them for a burst of as many flips as terms with a partner, then moves on; a scheme with no flip takes its plus move at once. Near the records it walks up to twice as many vertices per second, but from the naive scheme it descends more slowly (docs/BENCHMARKS-ARCHIVE.md, A given start finds its flip partners by groups)";
+        Sample => Partners::Sample.name(), "Each step, every lane offers one of its terms (by --gpu-hints) to a match at a random position";
+        Groups => Partners::Groups.name(), "The warp finds every group of equal factors at one position (a hash table in shared memory) and flips among them for a burst of as many flips as terms with a partner, then moves on; a scheme with no flip takes its plus move at once. Near the records it walks up to twice as many vertices per second, but from the naive scheme it descends more slowly (docs/BENCHMARKS-ARCHIVE.md, A given start finds its flip partners by groups)";
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names a checkpoint records are the command line's: read back by core's own parsers.
+    #[test]
+    fn the_command_line_names_groups_sparsity_and_partners_as_core_does() {
+        let name = |v: Option<PossibleValue>| v.unwrap().get_name().to_owned();
+        for arg in SymmetryArg::value_variants() {
+            assert_eq!(
+                Group::from_name(&name(arg.to_possible_value())),
+                Some(Group::from(*arg))
+            );
+        }
+        for arg in SparsityArg::value_variants() {
+            assert_eq!(
+                Sparsity::from_name(&name(arg.to_possible_value())),
+                Some(Sparsity::from(*arg))
+            );
+        }
+        for arg in PartnersArg::value_variants() {
+            assert_eq!(
+                Partners::from_name(&name(arg.to_possible_value())),
+                Some(Partners::from(*arg))
+            );
+        }
+        assert_eq!(SymmetryArg::value_variants().len(), Group::ALL.len());
+    }
+}
