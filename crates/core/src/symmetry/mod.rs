@@ -87,9 +87,8 @@ use crate::shape::Shape;
 use crate::term::{Factor, Position, Term};
 
 mod orbit_moves;
-mod walk;
 
-pub use walk::{FixedTerms, SymmetricWalker};
+pub use crate::walk::{FixedTerms, SymmetricWalker};
 
 /// The cyclic symmetry `a (x) b (x) c -> b (x) c (x) a` of square shapes.
 #[inline(always)]

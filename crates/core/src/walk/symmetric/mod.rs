@@ -19,11 +19,11 @@ mod orbit_walk;
 
 use alloc::vec::Vec;
 
-use super::{Orbit, SymmetricScheme, SymmetryError};
 use crate::counters::Counters;
 use crate::group::{Action, Group, Orbits};
 use crate::scheme::Scheme;
 use crate::shape::Shape;
+use crate::symmetry::{Orbit, SymmetricScheme, SymmetryError};
 use crate::term::Term;
 use crate::walk::WalkConfig;
 use orbit_walk::OrbitWalk;
