@@ -7,11 +7,10 @@ use flipgraph_core::group::{is_invariant, orbits, Group};
 use flipgraph_core::moves;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::symmetry::{
-    is_c3_invariant, rotate, sigma, FixedTerms, MoveError, Orbit, OrbitKind, OrbitTerm, SymmetricScheme,
-    SymmetricWalker, SymmetryError,
+    is_c3_invariant, rotate, sigma, FixedTerms, MoveError, Orbit, OrbitKind, OrbitTerm, SymmetricScheme, SymmetryError,
 };
 use flipgraph_core::verify::{f2_tensor as tensor, verify};
-use flipgraph_core::walk::{Plateau, Reductions, Walk, WalkConfig};
+use flipgraph_core::walk::{Plateau, Reductions, SymmetricWalker, Walk, WalkConfig};
 use flipgraph_core::{Position, Scheme, Shape, Term};
 use proptest::prelude::*;
 

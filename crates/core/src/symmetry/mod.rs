@@ -75,12 +75,13 @@
 //! one cancellation. From the naive 3x3x3 (3 fixed terms, rank 27) Laderman's rank 23 needs 2
 //! or 5 fixed terms; the walk gets there by cube reductions.
 //!
-//! [`SymmetricWalker`] is the random walk on invariant schemes, the counterpart of
+//! [`SymmetricWalker`](crate::walk::SymmetricWalker) is the random walk on invariant schemes, the counterpart of
 //! [`crate::walk::Walker`].
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use crate::group::Group;
 use crate::moves;
 use crate::scheme::{factor_mask, FactorRangeError, Scheme};
 use crate::shape::Shape;
@@ -88,7 +89,29 @@ use crate::term::{Factor, Position, Term};
 
 mod orbit_moves;
 
-pub use crate::walk::{FixedTerms, SymmetricWalker};
+/// Whether a walk of invariant schemes ([`crate::walk::SymmetricWalker`]) may change its
+/// fixed terms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FixedTerms {
+    /// The walk changes them: triples settle to fixed terms, equal ones cancel, and cube
+    /// reductions turn triples into fixed terms (C3 only).
+    #[default]
+    Free,
+    /// The fixed terms of the start never change; the walk moves the free orbits only.
+    Frozen,
+}
+
+impl FixedTerms {
+    /// What a walk under `group` does with its fixed terms when asked for `self`: only C3
+    /// walks change them.
+    pub fn for_group(self, group: Group) -> FixedTerms {
+        if group == Group::C3 {
+            self
+        } else {
+            FixedTerms::Frozen
+        }
+    }
+}
 
 /// The cyclic symmetry `a (x) b (x) c -> b (x) c (x) a` of square shapes.
 #[inline(always)]

@@ -28,7 +28,7 @@ pub use crate::sparsity::Sparsity;
 use crate::term::FactorBits;
 pub(crate) use bases::{three_are_dependent, Bases};
 pub use plain::Walker;
-pub use symmetric::{FixedTerms, SymmetricWalker};
+pub use symmetric::SymmetricWalker;
 
 pub use crate::counters::Counters;
 
@@ -78,7 +78,7 @@ impl Default for WalkConfig {
 }
 
 /// A random walk on the flip graph as the engines drive it: the plain [`Walker`] or the
-/// symmetric one ([`crate::symmetry::SymmetricWalker`]), on factors of `F`. Ranks are those of
+/// symmetric one ([`crate::walk::SymmetricWalker`]), on factors of `F`. Ranks are those of
 /// the plain schemes.
 pub trait Walk<F: FactorBits = u64>: Send {
     /// One step: a move (with the reductions it allows) or, on a plateau, a plus move.

@@ -5,7 +5,8 @@
 use anyhow::{bail, Context, Result};
 use flipgraph_core::group::orbits;
 use flipgraph_core::moves::Moves;
-use flipgraph_core::symmetry::{FixedTerms, SymmetricWalker};
+use flipgraph_core::symmetry::FixedTerms;
+use flipgraph_core::walk::SymmetricWalker;
 use flipgraph_core::walk::{Walk, WalkConfig};
 use flipgraph_core::{Scheme, Shape};
 

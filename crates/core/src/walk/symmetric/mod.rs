@@ -23,33 +23,10 @@ use crate::counters::Counters;
 use crate::group::{Action, Group, Orbits};
 use crate::scheme::Scheme;
 use crate::shape::Shape;
-use crate::symmetry::{Orbit, SymmetricScheme, SymmetryError};
+use crate::symmetry::{FixedTerms, Orbit, SymmetricScheme, SymmetryError};
 use crate::term::Term;
 use crate::walk::WalkConfig;
 use orbit_walk::OrbitWalk;
-
-/// Whether a [`SymmetricWalker`] may change its fixed terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FixedTerms {
-    /// The walk changes them: triples settle to fixed terms, equal ones cancel, and cube
-    /// reductions turn triples into fixed terms (C3 only).
-    #[default]
-    Free,
-    /// The fixed terms of the start never change; the walk moves the free orbits only.
-    Frozen,
-}
-
-impl FixedTerms {
-    /// What a walk under `group` does with its fixed terms when asked for `self`: only C3
-    /// walks change them.
-    pub fn for_group(self, group: Group) -> FixedTerms {
-        if group == Group::C3 {
-            self
-        } else {
-            FixedTerms::Frozen
-        }
-    }
-}
 
 /// A walker on the schemes invariant under one group: free orbits, fixed terms, their index, a
 /// random stream and counters. [`SymmetricWalker::scheme`] and [`SymmetricWalker::best`] give
