@@ -1349,6 +1349,8 @@ fn a_damaged_checkpoint_is_refused_naming_it_and_never_panics() {
         with("steps", serde_json::json!(-5)),
         with("seed", serde_json::json!("one")),
         with("target", serde_json::json!(1e30)),
+        with("target", serde_json::json!(0)),
+        with("target", serde_json::json!(1_000_000_000u64)),
         bad_term.to_string(),
         huge.to_string(),
         with("symmetric", serde_json::json!("c".repeat(1 << 20))),

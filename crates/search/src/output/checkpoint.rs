@@ -289,6 +289,14 @@ impl Checkpoint {
                 formats::MAX_RANK
             );
         }
+        if !(1..=formats::MAX_RANK).contains(&cp.target) {
+            bail!(
+                "{}: target {} is not a rank a search aims at (1 to {}; damaged checkpoint?)",
+                path.display(),
+                cp.target,
+                formats::MAX_RANK
+            );
+        }
         // Shape and pool are checked here too, so that every error names the file.
         let schemes = cp
             .schemes::<u128>()

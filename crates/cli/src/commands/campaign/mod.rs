@@ -17,6 +17,7 @@ use super::engine_args::{at_least_one, EngineArgs};
 use super::lanes::{host_gpus, lanes, lanes_in_words};
 use super::search::interrupt_flag;
 use crate::engine::MAX_THREADS_PER_CORE;
+use crate::output::CHECKPOINT;
 use crate::schemes::{gather, Bests};
 use crate::write::parse_writable;
 
@@ -173,6 +174,22 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             "--total {:.1}s leaves no time for a turn (a turn takes at least {}s)",
             total.as_secs_f64(),
             SHORTEST_TURN.as_secs()
+        );
+    }
+    if let Some(time) = args.time.filter(|&time| time < SHORTEST_TURN) {
+        anyhow::bail!(
+            "--time {:.1}s leaves a format no time for a turn (a turn takes at least {}s)",
+            time.as_secs_f64(),
+            SHORTEST_TURN.as_secs()
+        );
+    }
+    // A campaign's formats are folders of their own: inside a search's folder they would be
+    // taken for its islands' or bury its results.
+    if let Some(search) = args.out.ancestors().find(|dir| dir.join(CHECKPOINT).is_file()) {
+        anyhow::bail!(
+            "{} is inside the folder of a search ({} holds its checkpoint); choose another --out",
+            args.out.display(),
+            search.display()
         );
     }
     // Once, here, rather than as every format's failure.
