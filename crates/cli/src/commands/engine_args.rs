@@ -10,7 +10,7 @@ use super::choices::{
 use super::duration::parse_positive_duration;
 use super::preset::PresetArg;
 use crate::engine::GpuTuning;
-use crate::session::recipe::{check_cube, Recipe};
+use crate::session::recipe::{check_cube, Recipe, Schedule, SymmetricStart, Walk};
 
 /// The engine's flags, shared by `search`, `bench` and `campaign`.
 #[derive(clap::Args, Clone, Debug)]
@@ -236,14 +236,6 @@ impl EngineArgs {
             threads: self.threads,
             gpu: self.gpu,
             walkers: self.walkers,
-            plateau: self.plateau,
-            plus_slack: self.plus_slack,
-            plus_cap: self.plus_cap,
-            generalized: !self.no_generalized_flips,
-            sparsity: self.sparse.map(Into::into),
-            seed: self.seed,
-            round_steps: self.round_steps,
-            reductions: self.reductions.map(Into::into),
             gpu_tuning: GpuTuning {
                 round_ms: self.gpu_round_ms,
                 match_rounds: self.gpu_rounds,
@@ -251,17 +243,30 @@ impl EngineArgs {
                 hints: self.gpu_hints.into(),
             },
             gpu_partners: self.gpu_partners.map(Into::into),
-            patience: self.patience,
-            restarts: self.restarts.map(Into::into),
-            follow: self.follow,
-            pool_ranks: self.pool_ranks,
-            ladder: self.ladder.map(Into::into),
-            rung_stall: self.rung_stall,
-            symmetry: self.symmetry.map(Into::into),
-            cubes: self.cubes.clone(),
-            fixed_terms: self.fixed_terms.map(Into::into),
-            presets: self.preset != Some(PresetArg::Off),
-            // Islands only: `search --portfolio`.
+            walk: Walk {
+                plateau: self.plateau,
+                plus_slack: self.plus_slack,
+                plus_cap: self.plus_cap,
+                generalized: !self.no_generalized_flips,
+                sparsity: self.sparse.map(Into::into),
+                seed: self.seed,
+                round_steps: self.round_steps,
+                reductions: self.reductions.map(Into::into),
+            },
+            schedule: Schedule {
+                patience: self.patience,
+                restarts: self.restarts.map(Into::into),
+                follow: self.follow,
+                pool_ranks: self.pool_ranks,
+                ladder: self.ladder.map(Into::into),
+                rung_stall: self.rung_stall,
+                presets: self.preset != Some(PresetArg::Off),
+            },
+            symmetric: SymmetricStart {
+                symmetry: self.symmetry.map(Into::into),
+                cubes: self.cubes.clone(),
+                fixed_terms: self.fixed_terms.map(Into::into),
+            },
             ..Recipe::default()
         }
     }
@@ -315,21 +320,21 @@ pub(crate) mod tests {
         let mut args = recipe::<&str>(&[]);
         let preset = args.take_preset(six, |_| true).unwrap();
         assert_eq!(preset, Preset::of(six).unwrap());
-        assert_eq!(args.symmetry, Some(Group::C6));
-        assert_eq!(args.cubes, ["110000", "001100", "000011"]);
-        assert_eq!(args.plus_cap, Some(216));
+        assert_eq!(args.symmetric.symmetry, Some(Group::C6));
+        assert_eq!(args.symmetric.cubes, ["110000", "001100", "000011"]);
+        assert_eq!(args.walk.plus_cap, Some(216));
         assert_eq!(
             preset.describe(),
             "c6 from the cubes 110000,001100,000011, plus moves up to rank 216"
         );
         let mut args = recipe::<&str>(&[]);
         assert_eq!(args.take_preset(five, |_| true).map(|p| p.symmetry), Some(Group::C3));
-        assert_eq!(args.plus_cap, None);
+        assert_eq!(args.walk.plus_cap, None);
         // 6x6x6's not on the CPU, 5x5x5's there too; not for other shapes, and not against a
         // flag it would set.
         let mut args = recipe::<&str>(&[]);
         assert_eq!(args.take_preset(six, |_| false), None);
-        assert_eq!(args.symmetry, None);
+        assert_eq!(args.symmetric.symmetry, None);
         let mut args = recipe::<&str>(&[]);
         assert_eq!(args.take_preset(five, |_| false).map(|p| p.symmetry), Some(Group::C3));
         assert_eq!(
@@ -402,7 +407,7 @@ pub(crate) mod tests {
         assert_eq!((told.patience(), told.restarts()), (Patience::Fixed(7), Restarts::Pool));
         assert_eq!(told.pool_ranks(), crate::driver::POOL_RANKS);
         assert_eq!(recipe(&["--pool-ranks", "3"]).pool_ranks(), 3);
-        assert_eq!(recipe(&["--follow", "30"]).follow, Some(30));
+        assert_eq!(recipe(&["--follow", "30"]).schedule.follow, Some(30));
         let plain = recipe(&["--symmetry", "c3"]);
         assert_eq!(
             (plain.patience(), plain.restarts()),

@@ -72,7 +72,7 @@ impl<'a> Descent<'a> {
     /// Rounds of exactly `steps` steps per walker instead of the engine's own (a reproducible
     /// run, as `--round-steps`).
     pub fn exact_rounds(mut self, steps: u64) -> Self {
-        self.recipe.round_steps = Some(steps);
+        self.recipe.walk.round_steps = Some(steps);
         self
     }
 
@@ -90,7 +90,7 @@ impl<'a> Descent<'a> {
 
     /// The seed of the walkers (the same seed and engine give the same CPU run).
     pub fn seed(mut self, seed: u64) -> Self {
-        self.recipe.seed = Some(seed);
+        self.recipe.walk.seed = Some(seed);
         self
     }
 

@@ -258,7 +258,7 @@ impl Climb<'_> {
         let best_known = best_known_rank(shape);
         let config = SearchConfig {
             time_limit,
-            stall_limit: Some(self.recipe.rung_stall.unwrap_or(RUNG_STALL)),
+            stall_limit: Some(self.recipe.schedule.rung_stall.unwrap_or(RUNG_STALL)),
             gather: GROWN_SCHEMES,
             // A rung that goes below its shape's best known rank announces the record.
             best_known,

@@ -184,9 +184,9 @@ impl Search {
         let starts: Vec<(String, WideScheme)> = match self.from.is_empty() {
             true => {
                 let naive = recipe.naive_start(self.shape.ok_or(SearchError::NoStart)?)?;
-                let name = match recipe.cubes.is_empty() {
+                let name = match recipe.symmetric.cubes.is_empty() {
                     true => "the naive scheme".to_owned(),
-                    false => format!("the start from the cubes {}", recipe.cubes.join(",")),
+                    false => format!("the start from the cubes {}", recipe.symmetric.cubes.join(",")),
                 };
                 vec![(name, naive)]
             }
@@ -286,13 +286,13 @@ impl Search {
     /// another had not).
     fn climbs(&self, recipe: &Recipe, shape: Shape, climbing: bool, island: Option<&mut Island>) -> Result<bool> {
         let start_given = !self.from.is_empty() || recipe.group() != Group::Trivial || recipe.cube_search();
-        let asked = recipe.ladder == Some(Ladder::On);
+        let asked = recipe.schedule.ladder == Some(Ladder::On);
         if start_given && asked {
             return Err(SearchError::LadderOnGivenStart.into());
         }
         let own = match &self.resume {
             _ if start_given => false,
-            Some(_) => climbing && recipe.ladder != Some(Ladder::Off),
+            Some(_) => climbing && recipe.schedule.ladder != Some(Ladder::Off),
             None => recipe.climbs(shape),
         };
         // The islands climb together or not at all.
@@ -300,7 +300,7 @@ impl Search {
         if asked && !climbs {
             tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already; the rungs walk factors of up to 64 bits)");
         }
-        if recipe.rung_stall.is_some() && !climbs {
+        if recipe.schedule.rung_stall.is_some() && !climbs {
             tracing::info!("--rung-stall is moot: this search climbs no ladder");
         }
         Ok(climbs)

@@ -73,7 +73,7 @@ pub(super) fn refuse_contradictions(search: &Search, dir: &Path, cp: &Checkpoint
         }
         .into());
     }
-    if let Some(given) = search.recipe.seed.filter(|&s| s != cp.seed) {
+    if let Some(given) = search.recipe.walk.seed.filter(|&s| s != cp.seed) {
         return Err(SearchError::ResumedSeed {
             given,
             checkpoint,

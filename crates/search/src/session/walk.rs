@@ -28,7 +28,9 @@ impl Search {
         let shared = place.as_ref().map(|p| recipe.shared_by(p));
         let recipe = shared.as_ref().unwrap_or(recipe);
         // Fixed cubes keep their own settings on every island.
-        if let (Some(member), Portfolio::On, false) = (recipe.member, recipe.portfolio, recipe.cube_search()) {
+        if let (Some(member), Portfolio::On, false) =
+            (recipe.islands.member, recipe.islands.portfolio, recipe.cube_search())
+        {
             tracing::info!(
                 "the portfolio's member {}: {member}, where not given",
                 index % MEMBERS.len()
@@ -58,7 +60,7 @@ impl Search {
                 shape,
                 (seed, target),
                 (&start, time),
-                recipe.sparsity,
+                recipe.walk.sparsity,
                 recipe.gpu_partners,
             ))?;
             // An island climbs into its own folder, with a seed of its own (island 0's is a lone

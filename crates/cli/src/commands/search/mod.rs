@@ -14,7 +14,7 @@ use super::choices::PortfolioArg;
 use super::engine_args::{at_least_one, EngineArgs};
 use crate::islands::Place;
 use crate::session::ended::Ended;
-use crate::session::recipe::Recipe;
+use crate::session::recipe::{Islands, Recipe};
 use crate::session::Search;
 use crate::write::parse_writable;
 
@@ -117,7 +117,10 @@ impl Args {
     pub fn search(&self) -> Search {
         Search {
             recipe: Recipe {
-                portfolio: self.portfolio.into(),
+                islands: Islands {
+                    portfolio: self.portfolio.into(),
+                    member: None,
+                },
                 ..self.engine.recipe()
             },
             shape: self.size,

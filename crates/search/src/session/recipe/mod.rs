@@ -49,7 +49,8 @@ pub enum Ladder {
 }
 
 /// How a search walks, as its user chose it: `None` (and an empty `cubes`) where the library
-/// decides. [`Recipe::default`] is the command line with no flags.
+/// decides. [`Recipe::default`] is the command line with no flags. Its parts are held whole by
+/// whoever needs them (the engine spec takes the [`GpuTuning`] as it is).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recipe {
     /// The engine.
@@ -60,6 +61,23 @@ pub struct Recipe {
     pub gpu: Option<usize>,
     /// Walkers.
     pub walkers: Option<usize>,
+    /// How each walker walks.
+    pub walk: Walk,
+    /// How the GPU walks, beyond what it walks (held whole by the engine spec).
+    pub gpu_tuning: GpuTuning,
+    /// How GPU walkers find flip partners.
+    pub gpu_partners: Option<Partners>,
+    /// When walkers restart and from where, what the pool keeps, and how the search climbs.
+    pub schedule: Schedule,
+    /// Which schemes it walks, and from which cubes.
+    pub symmetric: SymmetricStart,
+    /// How the islands of a job differ.
+    pub islands: Islands,
+}
+
+/// How each walker walks: its plateaus, plus moves, flips and reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
     /// Steps a walker holds its rank before a plus move.
     pub plateau: Option<u64>,
     /// How far above the start rank plus moves may climb.
@@ -76,10 +94,27 @@ pub struct Recipe {
     pub round_steps: Option<u64>,
     /// How reductions are found.
     pub reductions: Option<Reductions>,
-    /// How the GPU walks, beyond what it walks (held whole by the engine spec).
-    pub gpu_tuning: GpuTuning,
-    /// How GPU walkers find flip partners.
-    pub gpu_partners: Option<Partners>,
+}
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk {
+            plateau: None,
+            plus_slack: None,
+            plus_cap: None,
+            generalized: EngineSpec::default().generalized,
+            sparsity: None,
+            seed: None,
+            round_steps: None,
+            reductions: None,
+        }
+    }
+}
+
+/// When walkers restart and from where, what the pool keeps, and how a search from the naive
+/// scheme climbs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
     /// Steps a walker may go without improving before it restarts.
     pub patience: Option<u64>,
     /// Where walkers restart.
@@ -94,15 +129,39 @@ pub struct Recipe {
     /// How long a rung of the ladder may go without a better scheme (None:
     /// [`RUNG_STALL`](super::ladder::RUNG_STALL)).
     pub rung_stall: Option<Duration>,
+    /// Whether a new search of a shape takes its measured preset ([`Recipe::take_preset`]).
+    pub presets: bool,
+}
+
+impl Default for Schedule {
+    fn default() -> Schedule {
+        Schedule {
+            patience: None,
+            restarts: None,
+            follow: None,
+            pool_ranks: None,
+            ladder: None,
+            rung_stall: None,
+            presets: true,
+        }
+    }
+}
+
+/// Which schemes a search walks (invariant under a group), and the fixed cubes it starts from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymmetricStart {
     /// Which schemes to walk (`Some(Group::Trivial)`: plain, said so).
     pub symmetry: Option<Group>,
     /// The fixed cubes of a symmetric start, as diagonal patterns ([`check_cube`]).
     pub cubes: Vec<String>,
     /// Whether walks change the fixed terms of a symmetric scheme.
     pub fixed_terms: Option<FixedTerms>,
-    /// Whether a new search of a shape takes its measured preset ([`Recipe::take_preset`]).
-    pub presets: bool,
-    /// Whether the islands of a job walk with the portfolio's settings.
+}
+
+/// How the islands of a job differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Islands {
+    /// Whether they walk with the portfolio's settings.
     pub portfolio: Portfolio,
     /// This island's member of the portfolio, set by [`Recipe::shared_by`]; None: a lone search's.
     pub member: Option<Member>,
@@ -116,28 +175,12 @@ impl Default for Recipe {
             threads: None,
             gpu: None,
             walkers: None,
-            plateau: None,
-            plus_slack: None,
-            plus_cap: None,
-            generalized: spec.generalized,
-            sparsity: None,
-            seed: None,
-            round_steps: None,
-            reductions: None,
+            walk: Walk::default(),
             gpu_tuning: spec.gpu_tuning,
             gpu_partners: None,
-            patience: None,
-            restarts: None,
-            follow: None,
-            pool_ranks: None,
-            ladder: None,
-            rung_stall: None,
-            symmetry: None,
-            cubes: Vec::new(),
-            fixed_terms: None,
-            presets: true,
-            portfolio: Portfolio::default(),
-            member: None,
+            schedule: Schedule::default(),
+            symmetric: SymmetricStart::default(),
+            islands: Islands::default(),
         }
     }
 }
@@ -145,17 +188,17 @@ impl Default for Recipe {
 impl Recipe {
     /// The seed given, else 1.
     pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or(1)
+        self.walk.seed.unwrap_or(1)
     }
 
     /// Which schemes to walk: as given, else all.
     pub fn group(&self) -> Group {
-        self.symmetry.unwrap_or(Group::Trivial)
+        self.symmetric.symmetry.unwrap_or(Group::Trivial)
     }
 
     /// True for a search from fixed cubes: Moosbauer and Poole's settings are its defaults.
     pub fn cube_search(&self) -> bool {
-        !self.cubes.is_empty()
+        !self.symmetric.cubes.is_empty()
     }
 
     /// The engine of this recipe from the naive scheme (where the start decides:
@@ -163,29 +206,29 @@ impl Recipe {
     pub fn spec(&self) -> EngineSpec {
         let cubes = self.cube_search();
         let group = self.group();
-        let member = self.member.unwrap_or(LONE);
+        let member = self.islands.member.unwrap_or(LONE);
         let spec = EngineSpec {
             backend: self.backend,
             threads: self.threads,
             gpu: self.gpu,
             walkers: self.walkers,
             walkers_per_thread: if cubes { 1 } else { WALKERS_PER_THREAD },
-            plateau: self.plateau.or(cubes.then_some(CUBE_PLATEAU)),
-            plus_slack: match (self.plus_cap, self.plus_slack) {
+            plateau: self.walk.plateau.or(cubes.then_some(CUBE_PLATEAU)),
+            plus_slack: match (self.walk.plus_cap, self.walk.plus_slack) {
                 (Some(_), _) => 0,
                 (None, Some(given)) => given,
                 (None, None) if cubes => CUBE_PLUS_SLACK,
                 (None, None) => member.plus_slack,
             },
             floor_quarters: member.floor_quarters,
-            generalized: self.generalized,
-            round_steps: self.round_steps,
+            generalized: self.walk.generalized,
+            round_steps: self.walk.round_steps,
             gpu_tuning: self.gpu_tuning,
-            reductions: self.reductions,
+            reductions: self.walk.reductions,
             symmetry: group,
-            slack_from: self.plus_cap,
+            slack_from: self.walk.plus_cap,
             start_rank: None,
-            fixed_terms: match (self.fixed_terms, cubes) {
+            fixed_terms: match (self.symmetric.fixed_terms, cubes) {
                 (Some(given), _) => given,
                 // Only the CPU walks C3 with free fixed terms; the GPU and the other groups keep them.
                 (None, true) => FixedTerms::Frozen,
@@ -196,7 +239,7 @@ impl Recipe {
             },
             ..EngineSpec::default()
         };
-        spec.for_start(StartKind::Naive, self.sparsity, self.gpu_partners)
+        spec.for_start(StartKind::Naive, self.walk.sparsity, self.gpu_partners)
     }
 
     /// The engine of this recipe on a search whose starts reach rank `start_rank`: GPU walkers
@@ -205,11 +248,11 @@ impl Recipe {
     /// leave open, the start decides ([`EngineSpec::for_start`]).
     pub fn spec_from(&self, start_rank: usize, start: StartKind) -> EngineSpec {
         let spec = EngineSpec {
-            slack_from: self.plus_cap.or(self.cube_search().then_some(start_rank)),
+            slack_from: self.walk.plus_cap.or(self.cube_search().then_some(start_rank)),
             start_rank: Some(start_rank),
             ..self.spec()
         };
-        spec.for_start(start, self.sparsity, self.gpu_partners)
+        spec.for_start(start, self.walk.sparsity, self.gpu_partners)
     }
 
     /// The driver's settings for a search of `shape` to `target` with `seed` on `engine`,
@@ -225,9 +268,9 @@ impl Recipe {
         let steps = spec.steps_per_round(engine.timed_rounds(), engine.walkers());
         SearchConfig {
             restarts: self.restarts(),
-            follow: self.follow.unwrap_or(crate::driver::FOLLOW).min(100),
+            follow: self.schedule.follow.unwrap_or(crate::driver::FOLLOW).min(100),
             pool_ranks: self.pool_ranks(),
-            cubes: self.cubes.clone(),
+            cubes: self.symmetric.cubes.clone(),
             symmetric: (spec.symmetry != Group::Trivial).then_some((spec.symmetry, spec.fixed_terms)),
             sparsity: spec.sparsity,
             partners: spec.gpu_partners,
@@ -243,7 +286,7 @@ impl Recipe {
             return Err(RecipeError::CubesBesideStarts);
         }
         let group = self.group();
-        if self.fixed_terms == Some(FixedTerms::Free) && group != Group::Trivial && group != Group::C3 {
+        if self.symmetric.fixed_terms == Some(FixedTerms::Free) && group != Group::Trivial && group != Group::C3 {
             return Err(RecipeError::FreeFixedTerms(group));
         }
         Ok(())
@@ -251,12 +294,12 @@ impl Recipe {
 
     /// Ranks the driver's pool keeps.
     pub fn pool_ranks(&self) -> usize {
-        self.pool_ranks.unwrap_or(POOL_RANKS)
+        self.schedule.pool_ranks.unwrap_or(POOL_RANKS)
     }
 
     /// Where the driver restarts walkers: as given; from fixed cubes, independently.
     pub fn restarts(&self) -> Restarts {
-        match (self.restarts, self.cube_search()) {
+        match (self.schedule.restarts, self.cube_search()) {
             (Some(given), _) => given,
             (None, false) => Restarts::Pool,
             (None, true) => Restarts::Independent,
@@ -266,7 +309,7 @@ impl Recipe {
     /// Steps a walker may go without improving before it restarts: as given; from fixed cubes,
     /// Moosbauer and Poole's; else growing while the search is stalled.
     pub fn patience(&self) -> Patience {
-        match (self.patience, self.cube_search()) {
+        match (self.schedule.patience, self.cube_search()) {
             (Some(given), _) => Patience::Fixed(given),
             (None, true) => Patience::Fixed(CUBE_PATIENCE),
             (None, false) => Patience::Growing(PATIENCE),
@@ -276,18 +319,21 @@ impl Recipe {
     /// Whether a search of `shape` from its naive scheme climbs a ladder (a search with a start
     /// of its own, symmetric or from cubes, is the caller's to rule out).
     pub fn climbs(&self, shape: Shape) -> bool {
-        self.ladder.unwrap_or_default().climbs(shape, || self.spec().on_gpu())
+        self.schedule
+            .ladder
+            .unwrap_or_default()
+            .climbs(shape, || self.spec().on_gpu())
     }
 
     /// The scheme a search of `shape` starts from when given none: the naive scheme, or from
     /// fixed cubes the invariant scheme with those cubes ([`SymmetricScheme::with_cubes`]).
     /// Fails with the reason when the cubes do not fit the shape or the group.
     pub fn naive_start<F: FactorBits>(&self, shape: Shape) -> Result<Scheme<F>> {
-        if self.cubes.is_empty() {
+        if self.symmetric.cubes.is_empty() {
             return Ok(Scheme::try_naive(shape)?);
         }
         WidthError::check::<u64>(shape).map_err(|e| RecipeError::CubesTooWide(e.to_string()))?;
-        if let Some(bad) = self.cubes.iter().find_map(|c| check_cube(c).err()) {
+        if let Some(bad) = self.symmetric.cubes.iter().find_map(|c| check_cube(c).err()) {
             return Err(RecipeError::BadCube(bad).into());
         }
         if !self.group().rotates() {
@@ -297,13 +343,18 @@ impl Recipe {
             return Err(RecipeError::CubesNotSquare(shape).into());
         }
         let cubes = self
+            .symmetric
             .cubes
             .iter()
             .map(|p| diagonal_factor(p, shape.n()))
             .collect::<Result<Vec<Factor>, _>>()?;
         for (i, &x) in cubes.iter().enumerate() {
             if let Some(j) = cubes[..i].iter().position(|&y| x & y != 0) {
-                return Err(RecipeError::CubesOverlap(self.cubes[j].clone(), self.cubes[i].clone()).into());
+                return Err(RecipeError::CubesOverlap(
+                    self.symmetric.cubes[j].clone(),
+                    self.symmetric.cubes[i].clone(),
+                )
+                .into());
             }
         }
         // Invariant by construction; the search verifies it as it does every start.
@@ -318,15 +369,15 @@ impl Recipe {
     /// GPU, where the presets were measured (asked only of a preset not measured on the CPU).
     /// Returns the preset taken.
     pub fn take_preset(&mut self, shape: Shape, on_gpu: impl FnOnce(&Recipe) -> bool) -> Option<Preset> {
-        let untouched = self.symmetry.is_none()
-            && self.cubes.is_empty()
-            && self.plus_slack.is_none()
-            && self.plus_cap.is_none()
-            && self.presets;
+        let untouched = self.symmetric.symmetry.is_none()
+            && self.symmetric.cubes.is_empty()
+            && self.walk.plus_slack.is_none()
+            && self.walk.plus_cap.is_none()
+            && self.schedule.presets;
         let preset = Preset::of(shape).filter(|p| untouched && (p.on_cpu || on_gpu(self)))?;
-        self.symmetry = Some(preset.symmetry);
-        self.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
-        self.plus_cap = preset.plus_cap;
+        self.symmetric.symmetry = Some(preset.symmetry);
+        self.symmetric.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
+        self.walk.plus_cap = preset.plus_cap;
         Some(preset)
     }
 
@@ -340,12 +391,12 @@ impl Recipe {
         if self.cube_search() {
             return Err(RecipeError::CubesOnResume.into());
         }
-        self.sparsity = self.sparsity.or(recorded.sparsity);
+        self.walk.sparsity = self.walk.sparsity.or(recorded.sparsity);
         if let Some(bad) = recorded.cubes.iter().find_map(|c| check_cube(c).err()) {
             anyhow::bail!("{}: {bad} (damaged checkpoint?)", checkpoint.display());
         }
-        let plain = self.symmetry == Some(Group::Trivial);
-        let asked = self.symmetry;
+        let plain = self.symmetric.symmetry == Some(Group::Trivial);
+        let asked = self.symmetric.symmetry;
         if !recorded.cubes.is_empty() {
             if plain {
                 return Err(RecipeError::PlainResumeOfCubes {
@@ -362,7 +413,7 @@ impl Recipe {
                 .into());
             }
             tracing::info!("resuming a search from the cubes {}", recorded.cubes.join(","));
-            self.symmetry = Some(Group::C3);
+            self.symmetric.symmetry = Some(Group::C3);
         }
         match recorded.symmetric {
             Some((group, _)) if asked.is_some_and(|asked| !plain && asked != group) => {
@@ -381,8 +432,8 @@ impl Recipe {
             }
             Some((group, fixed)) => {
                 // The checkpoint's pool holds invariant schemes: the resume walks them as such.
-                self.symmetry = Some(group);
-                self.fixed_terms = self.fixed_terms.or(Some(fixed));
+                self.symmetric.symmetry = Some(group);
+                self.symmetric.fixed_terms = self.symmetric.fixed_terms.or(Some(fixed));
             }
             None => {}
         }
@@ -390,7 +441,7 @@ impl Recipe {
         if self.group() == Group::Trivial {
             self.gpu_partners = self.gpu_partners.or(recorded.partners);
         }
-        self.cubes = recorded.cubes;
+        self.symmetric.cubes = recorded.cubes;
         Ok(self)
     }
 }
@@ -402,7 +453,13 @@ impl Recipe {
         Recipe {
             threads: self.threads.or(Some((cores() / place.local_size.max(1)).max(1))),
             gpu: self.gpu.or(Some(place.local_index)),
-            member: self.member.or(Some(self.portfolio.member(place.island.index()))),
+            islands: Islands {
+                member: self
+                    .islands
+                    .member
+                    .or(Some(self.islands.portfolio.member(place.island.index()))),
+                ..self.islands
+            },
             ..self.clone()
         }
     }

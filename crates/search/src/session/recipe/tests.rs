@@ -7,7 +7,7 @@ use flipgraph_core::group::Group;
 use flipgraph_core::sparsity::Sparsity;
 use flipgraph_core::symmetry::FixedTerms;
 
-use super::{Recipe, RecipeError};
+use super::{Islands, Recipe, RecipeError, SymmetricStart, Walk};
 use super::{CUBE_PLATEAU, CUBE_PLUS_SLACK};
 use crate::islands::portfolio::{Portfolio, MEMBERS};
 use crate::islands::{Island, Place, Sharing, ThreadPeers};
@@ -47,19 +47,28 @@ fn islands_walk_their_portfolio_members_where_the_recipe_leaves_it_open() {
     );
     // Off: every island as a lone search; a given slack or fixed cubes hold on every island.
     let off = specs(&Recipe {
-        portfolio: Portfolio::Off,
+        islands: Islands {
+            portfolio: Portfolio::Off,
+            ..Islands::default()
+        },
         ..Recipe::default()
     });
     assert!(off
         .iter()
         .all(|s| (s.plus_slack, s.floor_quarters) == (lone.plus_slack, lone.floor_quarters)));
     let given = specs(&Recipe {
-        plus_slack: Some(3),
+        walk: Walk {
+            plus_slack: Some(3),
+            ..Walk::default()
+        },
         ..Recipe::default()
     });
     assert!(given.iter().all(|s| s.plus_slack == 3));
     let cubes = specs(&Recipe {
-        cubes: vec!["111".into()],
+        symmetric: SymmetricStart {
+            cubes: vec!["111".into()],
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     });
     assert!(cubes
@@ -80,8 +89,11 @@ fn the_default_recipe_gives_the_default_engine() {
 fn a_cube_pattern_that_is_not_one_is_refused() {
     let shape = flipgraph_core::Shape::square(3).unwrap();
     let cubes = |patterns: &[&str]| Recipe {
-        symmetry: Some(Group::C3),
-        cubes: patterns.iter().map(|&p| p.to_owned()).collect(),
+        symmetric: SymmetricStart {
+            symmetry: Some(Group::C3),
+            cubes: patterns.iter().map(|&p| p.to_owned()).collect(),
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     };
     for bad in ["0a1", "000"] {
@@ -106,15 +118,18 @@ fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
     };
     let open = Recipe::default().resumed(recorded.clone(), at, false).unwrap();
     assert_eq!(
-        (open.sparsity, open.gpu_partners),
+        (open.walk.sparsity, open.gpu_partners),
         (Some(Sparsity::All), Some(Partners::Groups))
     );
     let chosen = Recipe {
-        sparsity: Some(Sparsity::Off),
+        walk: Walk {
+            sparsity: Some(Sparsity::Off),
+            ..Walk::default()
+        },
         ..Recipe::default()
     };
     assert_eq!(
-        chosen.resumed(recorded, at, false).unwrap().sparsity,
+        chosen.resumed(recorded, at, false).unwrap().walk.sparsity,
         Some(Sparsity::Off)
     );
     let cubes = Recorded {
@@ -122,10 +137,13 @@ fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
         ..Recorded::default()
     };
     let resumed = Recipe::default().resumed(cubes.clone(), at, false).unwrap();
-    assert_eq!((resumed.group(), resumed.cubes.len()), (Group::C3, 2));
+    assert_eq!((resumed.group(), resumed.symmetric.cubes.len()), (Group::C3, 2));
     assert_eq!(resumed.spec().fixed_terms, FixedTerms::Frozen);
     let plain = Recipe {
-        symmetry: Some(Group::Trivial),
+        symmetric: SymmetricStart {
+            symmetry: Some(Group::Trivial),
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     };
     let refused = plain.resumed(cubes.clone(), at, false).unwrap_err();
@@ -134,7 +152,10 @@ fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
         Some(RecipeError::PlainResumeOfCubes { .. })
     ));
     let given = Recipe {
-        cubes: vec!["101".into()],
+        symmetric: SymmetricStart {
+            cubes: vec!["101".into()],
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     };
     let refused = given.resumed(Recorded::default(), at, false).unwrap_err();
@@ -157,7 +178,10 @@ fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
         ..Recorded::default()
     };
     let z2 = Recipe {
-        symmetry: Some(Group::Z2),
+        symmetric: SymmetricStart {
+            symmetry: Some(Group::Z2),
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     };
     let refused = z2.resumed(c3.clone(), at, false).unwrap_err();
@@ -170,7 +194,10 @@ fn a_resume_takes_the_recorded_start_where_the_recipe_leaves_it_open() {
         })
     ));
     let same = Recipe {
-        symmetry: Some(Group::C3),
+        symmetric: SymmetricStart {
+            symmetry: Some(Group::C3),
+            ..SymmetricStart::default()
+        },
         ..Recipe::default()
     };
     assert_eq!(same.resumed(c3, at, false).unwrap().group(), Group::C3);
