@@ -1466,14 +1466,6 @@ fn a_missing_results_folder_and_a_total_too_short_for_a_turn_are_said_so() {
         "{}",
         text(&out)
     );
-    let args = ["campaign", "--sizes", "2", "--backend", "cpu", "--time", "0", "--out"];
-    let out = flipgraph(&[&args[..], &[campaign.to_str().unwrap()]].concat());
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(
-        text(&out).contains("--time 0.0s leaves a format no time for a turn"),
-        "{}",
-        text(&out)
-    );
     // A campaign inside a search's folder (which holds checkpoint.json) is refused.
     let search = dir.path().join("s");
     let out = flipgraph(&[

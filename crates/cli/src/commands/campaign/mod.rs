@@ -176,13 +176,6 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             SHORTEST_TURN.as_secs()
         );
     }
-    if let Some(time) = args.time.filter(|&time| time < SHORTEST_TURN) {
-        anyhow::bail!(
-            "--time {:.1}s leaves a format no time for a turn (a turn takes at least {}s)",
-            time.as_secs_f64(),
-            SHORTEST_TURN.as_secs()
-        );
-    }
     // A campaign's formats are folders of their own: inside a search's folder they would be
     // taken for its islands' or bury its results.
     if let Some(search) = args.out.ancestors().find(|dir| dir.join(CHECKPOINT).is_file()) {
