@@ -1,0 +1,106 @@
+//! The search for a short program: greedy elimination with random ties, in both orientations.
+
+use std::vec::Vec;
+
+use super::{eliminate, scheme_matrices, sparse, transposed_forms, Program, SchemeProgram};
+use crate::rng::WyRand;
+use crate::scheme::IntScheme;
+
+/// How hard [`minimize`] tries: greedy runs per map and orientation (the first breaks ties
+/// deterministically, the others at random), from a fixed seed so that every command that
+/// counts a scheme's additions finds the same program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    /// Greedy runs per map and orientation (at least one).
+    pub restarts: usize,
+    /// The seed of the random ties.
+    pub seed: u64,
+}
+
+impl Effort {
+    /// What `flipgraph additions`, `info` and `codegen` use: the same count from each.
+    pub const DEFAULT: Effort = Effort {
+        restarts: 32,
+        seed: 0x5eed_add5,
+    };
+
+    /// One deterministic run per map and orientation: the walk's quick score.
+    pub const QUICK: Effort = Effort { restarts: 1, seed: 0 };
+}
+
+/// The shortest program found for the map whose matrix is `rows` (one row per output, each of
+/// `inputs` columns): elimination on the map itself, and on its transpose with the program
+/// transposed back; the fewest additions wins.
+pub fn minimize_map(rows: &[Vec<i64>], inputs: usize, f2: bool, effort: Effort) -> Program {
+    let direct: Vec<_> = rows.iter().map(|r| sparse(r)).collect();
+    let dual = transposed_forms(rows, inputs);
+    let mut rng = WyRand::new(effort.seed);
+    let mut best: Option<Program> = None;
+    for run in 0..effort.restarts.max(1) {
+        let mut ties = (run > 0).then(|| WyRand::new(rng.bits()));
+        let candidates = [
+            eliminate(inputs, &direct, f2, ties.as_mut()),
+            eliminate(rows.len(), &dual, f2, ties.as_mut()).transposed(f2),
+        ];
+        for program in candidates {
+            if best.as_ref().is_none_or(|b| program.additions() < b.additions()) {
+                best = Some(program);
+            }
+        }
+    }
+    best.expect("at least one run")
+}
+
+/// The shortest program found for the scheme `s` over Z (or over F2, `f2`): each of its three
+/// maps by [`minimize_map`] (on threads of their own), then the signs moved where they cost
+/// nothing ([`SchemeProgram::absorb_signs`]).
+pub fn minimize(s: &IntScheme, f2: bool, effort: Effort) -> SchemeProgram {
+    let matrices = scheme_matrices(s);
+    let [n, m, p] = s.shape.dims();
+    let inputs = [n * m, m * p, s.rank()];
+    let maps = std::thread::scope(|scope| {
+        let runs: Vec<_> = matrices
+            .iter()
+            .zip(inputs)
+            .map(|(rows, inputs)| scope.spawn(move || minimize_map(rows, inputs, f2, effort)))
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("the minimiser does not panic"))
+            .collect::<Vec<_>>()
+    });
+    let maps: [Program; 3] = maps.try_into().expect("three maps");
+    let mut program = SchemeProgram {
+        shape: s.shape,
+        f2,
+        maps,
+    };
+    program.absorb_signs();
+    program
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::read;
+
+    fn scheme(text: &str) -> IntScheme {
+        read(text.as_bytes()).expect("the test scheme reads").scheme
+    }
+
+    /// Strassen's and Laderman's programs multiply correctly over Z and F2, their count is
+    /// what the programs hold, and it is no more than writing term by term.
+    #[test]
+    fn the_programs_of_known_schemes_multiply() {
+        for text in [
+            include_str!("../../../../tests/data/2x2x2-r7-strassen.m"),
+            include_str!("../../../../tests/data/3x3x3-r23-laderman.m"),
+        ] {
+            let s = scheme(text);
+            for f2 in [false, true] {
+                let program = minimize(&s, f2, Effort::DEFAULT);
+                program.verify(16, 7).expect("it multiplies");
+                assert!(program.additions() <= SchemeProgram::naive(&s, f2).additions());
+            }
+        }
+    }
+}
