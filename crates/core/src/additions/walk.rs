@@ -3,9 +3,12 @@
 //! Two terms whose factors at one position agree up to sign, `a (x) b (x) c` and
 //! `e a (x) b' (x) c'` (`e = ±1`), equal `a (x) (b + e b') (x) c + e a (x) b' (x) (c' - c)`: a
 //! flip ([`flip`]). It keeps the tensor exactly, so over Z too; it is taken only where every
-//! coefficient stays in {-1, 0, 1} and no factor vanishes (the rank stays). The walk ([`walk`])
-//! flips at random, scores each scheme by a quick count of its additions, keeps the best few,
-//! and counts those again with the full effort of [`minimize`].
+//! coefficient stays in {-1, 0, 1} and no factor vanishes (the rank stays). A change of basis
+//! ([`transvect`]) moves every term at once and keeps the tensor too: `a -> X a Y^-1`,
+//! `b -> Y b Z^-1`, `c -> Z c X^-1`, here with one of `X`, `Y`, `Z` an elementary matrix
+//! `I + s E_uv` (Strassen's scheme and Winograd's variant lie in one such orbit). The walk
+//! ([`walk`]) takes either move at random, scores each scheme by a quick count of its
+//! additions, keeps the best few, and counts those again with the full effort of [`minimize`].
 
 use std::collections::HashMap;
 use std::vec::Vec;
@@ -90,6 +93,62 @@ fn up_to_sign(factor: &[i64], f2: bool) -> Vec<i64> {
         .collect()
 }
 
+/// Changes the basis of dimension `d` of `<n,m,p>` (0: n, 1: m, 2: p) by `I + sign E_uv`
+/// (`u != v`): in every term, row `u` of the factor whose rows run over that dimension gains
+/// `sign` times row `v`, and column `v` of the factor whose columns run over it loses `sign`
+/// times column `u` (A is n x m, B m x p, C transposed p x n). Returns false, leaving `s` as
+/// it was, where a coefficient would leave {-1, 0, 1} or a factor would vanish.
+pub fn transvect(s: &mut IntScheme, d: usize, u: usize, v: usize, sign: i64, f2: bool) -> bool {
+    let dims = s.shape.dims();
+    let (rows_at, cols_at) = (Position::from_index(d), Position::from_index(d + 2));
+    if u == v || u.max(v) >= dims[d] {
+        return false;
+    }
+    let reduce = |x: i64| if f2 { x.rem_euclid(2) } else { x };
+    let mut terms = s.terms.clone();
+    for term in &mut terms {
+        // The factor at `rows_at` has dims[d] rows of dims[d + 1] entries; that at `cols_at`
+        // has dims[d] columns, rows of dims[d] entries.
+        let width = dims[(d + 1) % 3];
+        let rows = &mut term.factors[rows_at.index()];
+        for j in 0..width {
+            rows[u * width + j] = reduce(rows[u * width + j] + sign * rows[v * width + j]);
+        }
+        let cols = &mut term.factors[cols_at.index()];
+        for r in 0..cols.len() / dims[d] {
+            let row = &mut cols[r * dims[d]..(r + 1) * dims[d]];
+            row[v] = reduce(row[v] - sign * row[u]);
+        }
+        let ok = |f: &[i64]| f.iter().all(|x| x.abs() <= 1) && f.iter().any(|&x| x != 0);
+        if !ok(&term.factors[rows_at.index()]) || !ok(&term.factors[cols_at.index()]) {
+            return false;
+        }
+    }
+    s.terms = terms;
+    true
+}
+
+/// One random change of basis ([`transvect`]); false where the one drawn was refused.
+pub fn random_transvection(s: &mut IntScheme, f2: bool, rng: &mut WyRand) -> bool {
+    let d = rng.below(3);
+    let size = s.shape.dims()[d];
+    if size < 2 {
+        return false;
+    }
+    let (u, v) = rng.distinct_pair(size);
+    let sign = if f2 || rng.below(2) == 0 { 1 } else { -1 };
+    transvect(s, d, u, v, sign, f2)
+}
+
+/// One random move: a flip or a change of basis, half and half (a change of basis where no
+/// flip is found). False where none was taken in a few tries.
+pub fn random_move(s: &mut IntScheme, f2: bool, rng: &mut WyRand) -> bool {
+    if rng.below(2) == 0 && random_flip(s, f2, rng) {
+        return true;
+    }
+    (0..8).any(|_| random_transvection(s, f2, rng))
+}
+
 /// One random flip of `s` among those [`flip`] takes (both terms, and which of the other two
 /// positions grows, at random). Returns false where none was found in a few tries.
 pub fn random_flip(s: &mut IntScheme, f2: bool, rng: &mut WyRand) -> bool {
@@ -142,8 +201,8 @@ pub fn walk(start: &IntScheme, f2: bool, seed: u64, mut go: impl FnMut(u64) -> b
         steps += 1;
         let mut next = current.clone();
         let flips = 1 + rng.below(3);
-        if !(0..flips).all(|_| random_flip(&mut next, f2, &mut rng)) {
-            // A sink of the flips (no pair shares a factor): back to the best kept.
+        if !(0..flips).all(|_| random_move(&mut next, f2, &mut rng)) {
+            // Stuck (no move taken): back to the best kept.
             current = kept[0].1.clone();
             continue;
         }
@@ -216,6 +275,51 @@ mod tests {
                 prop_assert_eq!(verify_z(&s), Ok(()));
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Any sequence of changes of basis and flips keeps the tensor over Z (and mod 2) and
+        /// coefficients in {-1, 0, 1}.
+        #[test]
+        fn moves_keep_the_tensor(seed in any::<u64>(), count in 1usize..60, f2 in any::<bool>()) {
+            let mut rng = WyRand::new(seed);
+            let mut s = if f2 { IntScheme::from_f2(&laderman().mod2::<u64>().unwrap()) } else { laderman() };
+            let mut moved = 0;
+            for _ in 0..count {
+                moved += usize::from(random_move(&mut s, f2, &mut rng));
+            }
+            prop_assert!(moved > 0 || count < 4);
+            prop_assert!(s.terms.iter().flat_map(|t| t.factors.iter().flatten()).all(|v| v.abs() <= 1));
+            if f2 {
+                prop_assert_eq!(verify(&s.mod2::<u64>().unwrap()), Ok(()));
+            } else {
+                prop_assert_eq!(verify_z(&s), Ok(()));
+            }
+        }
+    }
+
+    /// Strassen's scheme has no flip, but changes of basis move it, and keep it valid.
+    #[test]
+    fn strassen_moves_by_changes_of_basis() {
+        let s = strassen();
+        assert!(flip_pairs(&s, false).is_empty());
+        let mut moved = 0;
+        for d in 0..3 {
+            for (u, v) in [(0, 1), (1, 0)] {
+                for sign in [1, -1] {
+                    let mut t = s.clone();
+                    if transvect(&mut t, d, u, v, sign, false) {
+                        moved += 1;
+                        assert_ne!(t, s);
+                        assert_eq!(verify_z(&t), Ok(()));
+                    } else {
+                        assert_eq!(t, s);
+                    }
+                }
+            }
+        }
+        assert!(moved > 0);
     }
 
     /// A flip that would push a coefficient to 2 or empty a factor is refused and changes
