@@ -42,7 +42,8 @@ pub fn minimize_map(rows: &[Vec<i64>], inputs: usize, f2: bool, effort: Effort) 
             eliminate(inputs, &direct, f2, ties.as_mut()),
             eliminate(rows.len(), &dual, f2, ties.as_mut()).transposed(f2),
         ];
-        for program in candidates {
+        for mut program in candidates {
+            program.rewrite_outputs(f2);
             if best.as_ref().is_none_or(|b| program.additions() < b.additions()) {
                 best = Some(program);
             }

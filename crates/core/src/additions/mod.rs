@@ -115,10 +115,8 @@ impl Program {
             .collect()
     }
 
-    /// The matrix the program computes: one row per output, one column per input (over F2,
-    /// entries 0 and 1).
-    pub fn matrix(&self, f2: bool) -> Vec<Vec<i64>> {
-        // Each variable as its row of coefficients over the inputs.
+    /// Each variable as its row of coefficients over the inputs (over F2, 0 and 1).
+    fn values(&self, f2: bool) -> Vec<Vec<i64>> {
         let mut rows: Vec<Vec<i64>> = (0..self.inputs)
             .map(|i| (0..self.inputs).map(|j| i64::from(i == j)).collect())
             .collect();
@@ -128,6 +126,52 @@ impl Program {
             let row = x.iter().zip(y).map(|(&a, &b)| reduce(a + p.sign * b)).collect();
             rows.push(row);
         }
+        rows
+    }
+
+    /// Writes each output again over all the variables where that takes fewer terms, letting
+    /// terms cancel: greedily, the variable (either sign) that leaves the fewest non-zero
+    /// entries in what is left to add, until nothing is left. (A form `p - q` may stand for
+    /// many terms that elimination, which only groups terms as they are, does not see.)
+    pub fn rewrite_outputs(&mut self, f2: bool) {
+        let values = self.values(f2);
+        let reduce = |k: i64| if f2 { k.rem_euclid(2) } else { k };
+        for form in &mut self.outputs {
+            let mut left = vec![0i64; self.inputs];
+            for &(var, k) in form.iter() {
+                for (l, &c) in left.iter_mut().zip(&values[var as usize]) {
+                    *l = reduce(*l + k * c);
+                }
+            }
+            let mut terms: LinearForm = Vec::new();
+            while left.iter().any(|&l| l != 0) {
+                let weight = |v: &[i64], sign: i64| left.iter().zip(v).filter(|(&l, &c)| reduce(l - sign * c) != 0).count();
+                let signs: &[i64] = if f2 { &[1] } else { &[1, -1] };
+                let (var, sign, _) = (0..values.len())
+                    .flat_map(|var| signs.iter().map(move |&s| (var, s)))
+                    .map(|(var, s)| (var, s, weight(&values[var], s)))
+                    .min_by_key(|&(var, _, w)| (w, std::cmp::Reverse(var)))
+                    .expect("the inputs at least");
+                if weight(&values[var], sign) >= left.iter().filter(|&&l| l != 0).count() {
+                    break;
+                }
+                for (l, &c) in left.iter_mut().zip(&values[var]) {
+                    *l = reduce(*l - sign * c);
+                }
+                terms.push((var as u32, sign));
+            }
+            if left.iter().all(|&l| l == 0) && form_additions(&terms) < form_additions(form) {
+                terms.sort_unstable();
+                *form = normalized(&terms, f2);
+            }
+        }
+    }
+
+    /// The matrix the program computes: one row per output, one column per input (over F2,
+    /// entries 0 and 1).
+    pub fn matrix(&self, f2: bool) -> Vec<Vec<i64>> {
+        let rows = self.values(f2);
+        let reduce = |k: i64| if f2 { k.rem_euclid(2) } else { k };
         self.outputs
             .iter()
             .map(|form| {
@@ -331,6 +375,26 @@ mod tests {
         let program = eliminate(4, &forms, false, None);
         assert_eq!(program.pairs[0], Pair { x: 0, y: 1, sign: 1 });
         assert_eq!(program.additions(), 4);
+    }
+
+    /// An output that two named variables give with a cancellation is rewritten to use them:
+    /// a+b+c+d (three additions) is p - q with p = a+b+c+e and q = e-d.
+    #[test]
+    fn outputs_are_rewritten_with_cancellation() {
+        // Variables: a..e = 0..4; 5 = a+b, 6 = c+e, 7 = 5+6 (p), 8 = e-d (q).
+        let pairs = vec![
+            Pair { x: 0, y: 1, sign: 1 },
+            Pair { x: 2, y: 4, sign: 1 },
+            Pair { x: 5, y: 6, sign: 1 },
+            Pair { x: 4, y: 3, sign: -1 },
+        ];
+        let outputs = vec![vec![(7, 1)], vec![(8, 1)], vec![(0, 1), (1, 1), (2, 1), (3, 1)]];
+        let mut program = Program { inputs: 5, pairs, outputs };
+        let before = program.matrix(false);
+        program.rewrite_outputs(false);
+        assert_eq!(program.outputs[2], vec![(7, 1), (8, -1)]);
+        assert_eq!(program.matrix(false), before);
+        assert_eq!(program.additions(), 4 + 1);
     }
 
     /// Negating an input changes no count, and the program then computes the old forms of
