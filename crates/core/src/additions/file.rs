@@ -115,3 +115,43 @@ pub fn read_program(text: &str) -> Result<SchemeProgram, ProgramFileError> {
     }
     Ok(program)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{minimize, Effort};
+    use super::*;
+
+    fn laderman_program() -> SchemeProgram {
+        let text = include_str!("../../../../tests/data/3x3x3-r23-laderman.m");
+        let s = crate::formats::read(text.as_bytes()).expect("Laderman reads").scheme;
+        minimize(&s, false, Effort::QUICK)
+    }
+
+    /// A program file reads back as the program written, and is recognised as one.
+    #[test]
+    fn a_program_file_round_trips() {
+        let program = laderman_program();
+        let text = write_program(&program);
+        assert!(is_program_file(&text));
+        assert!(!is_program_file(include_str!("../../../../tests/data/2x2x2-r7-perminov-additions15.json")));
+        assert_eq!(read_program(&text), Ok(program));
+    }
+
+    /// A file whose count disagrees with its programs, or that names a variable its program
+    /// has not defined, or that is not JSON, is refused with a reason.
+    #[test]
+    fn a_bad_program_file_is_refused_with_a_reason() {
+        let program = laderman_program();
+        let text = write_program(&program);
+        let edited = text.replace(
+            &format!("\"additions\":{}", program.additions()),
+            &format!("\"additions\":{}", program.additions() - 1),
+        );
+        assert!(read_program(&edited).unwrap_err().to_string().contains("additions"));
+        let mut broken = program.clone();
+        broken.maps[2].outputs[0].push((9999, 1));
+        let err = read_program(&write_program(&broken)).unwrap_err().to_string();
+        assert!(err.contains("the map of C names a variable"), "{err}");
+        assert!(read_program("{\"format\":").unwrap_err().to_string().contains("not a program file"));
+    }
+}

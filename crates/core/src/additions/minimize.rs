@@ -88,19 +88,26 @@ mod tests {
         read(text.as_bytes()).expect("the test scheme reads").scheme
     }
 
-    /// Strassen's and Laderman's programs multiply correctly over Z and F2, their count is
-    /// what the programs hold, and it is no more than writing term by term.
+    /// The programs of the bundled schemes multiply correctly over Z and over F2, and are no
+    /// longer than term by term; Perminov's addition-reduced schemes get their published
+    /// counts (15, 58, 159) over Z, Strassen's its 18.
     #[test]
-    fn the_programs_of_known_schemes_multiply() {
-        for text in [
-            include_str!("../../../../tests/data/2x2x2-r7-strassen.m"),
-            include_str!("../../../../tests/data/3x3x3-r23-laderman.m"),
+    fn the_programs_of_known_schemes_multiply_with_the_published_counts() {
+        for (text, published) in [
+            (include_str!("../../../../tests/data/2x2x2-r7-strassen.m"), 18),
+            (include_str!("../../../../tests/data/2x2x2-r7-perminov-additions15.json"), 15),
+            (include_str!("../../../../tests/data/3x3x3-r23-perminov-additions58.json"), 58),
+            (include_str!("../../../../tests/data/4x4x4-r49-perminov-additions159.json"), 159),
+            (include_str!("../../../../tests/data/3x3x3-r23-laderman.m"), 62),
         ] {
             let s = scheme(text);
             for f2 in [false, true] {
                 let program = minimize(&s, f2, Effort::DEFAULT);
                 program.verify(16, 7).expect("it multiplies");
                 assert!(program.additions() <= SchemeProgram::naive(&s, f2).additions());
+                if !f2 {
+                    assert_eq!(program.additions(), published);
+                }
             }
         }
     }
