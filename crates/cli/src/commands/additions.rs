@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use flipgraph_core::additions::walk::walk;
 use flipgraph_core::additions::{minimize, write_program, Effort, SchemeProgram};
 use flipgraph_core::formats::{Format, Ring};
-use flipgraph_core::IntScheme;
+use flipgraph_core::{verify, IntScheme};
 
 use super::duration::parse_positive_duration;
 use crate::atomic_file::write_atomic;
@@ -100,6 +100,13 @@ fn walked(scheme: &IntScheme, f2: bool, time: Duration, args: &Args) -> Result<S
     let started = Instant::now();
     let found = walk(scheme, f2, args.seed, |_| started.elapsed() < time);
     let program = checked_program(found.program, &args.file)?;
+    // Flips and changes of basis keep the tensor over Z; a scheme that lost it is a bug, and
+    // is not written as an F2 scheme in its place.
+    if !f2 {
+        if let Err(d) = verify::verify_z(&found.scheme) {
+            bail!("the walk's best scheme is not valid over Z ({d}); not writing it");
+        }
+    }
     let save = args.save.as_deref().expect("clap requires --save with --walk");
     let encoding = Encoding {
         to: Format::PerminovJson,

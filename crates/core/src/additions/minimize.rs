@@ -111,4 +111,20 @@ mod tests {
             }
         }
     }
+
+    /// The schemes the walk found for 5x5x5 rank 93 and 6x6x6 rank 153 are valid over Z and
+    /// need 348 and 608 additions (Perminov's published 383 and 655).
+    #[test]
+    fn the_walked_schemes_beat_the_published_counts() {
+        for (text, count) in [
+            (include_str!("../../../../tests/data/5x5x5-r93-additions348-flipgraph.json"), 348),
+            (include_str!("../../../../tests/data/6x6x6-r153-additions608-flipgraph.json"), 608),
+        ] {
+            let s = scheme(text);
+            assert_eq!(crate::verify::verify_z(&s), Ok(()));
+            let program = minimize(&s, false, Effort::DEFAULT);
+            program.verify(4, 3).expect("it multiplies");
+            assert_eq!(program.additions(), count);
+        }
+    }
 }
