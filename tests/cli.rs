@@ -774,10 +774,15 @@ fn check_generated_code_of(scheme: &Path, shape: Option<[usize; 3]>, f2: bool, m
 
 /// The additions, subtractions, XORs and unary minuses of generated code's body.
 fn operators(code: &str) -> usize {
-    let body = code.lines().filter(|l| l.starts_with("    let ") || l.starts_with("    c["));
+    let body = code
+        .lines()
+        .filter(|l| l.starts_with("    let ") || l.starts_with("    c["));
     body.map(|l| {
         let l = l.split_once(" = ").map_or(l, |(_, e)| e);
-        [" + ", " - ", " ^ ", "-("].iter().map(|op| l.matches(op).count()).sum::<usize>()
+        [" + ", " - ", " ^ ", "-("]
+            .iter()
+            .map(|op| l.matches(op).count())
+            .sum::<usize>()
     })
     .sum()
 }
@@ -836,7 +841,9 @@ fn the_walk_writes_a_valid_scheme_and_bad_programs_are_refused() {
     ]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
-    let count: usize = t.lines().rfind(|l| l.starts_with("additions: ")).unwrap()[11..].parse().unwrap();
+    let count: usize = t.lines().rfind(|l| l.starts_with("additions: ")).unwrap()[11..]
+        .parse()
+        .unwrap();
     assert!(count <= 18, "{t}");
     let verified = text(&flipgraph(&["verify", "--ring", "z", saved.to_str().unwrap()]));
     assert!(verified.contains("rank 7: valid over Z"), "{verified}");
@@ -847,12 +854,20 @@ fn the_walk_writes_a_valid_scheme_and_bad_programs_are_refused() {
     let out = flipgraph(&["additions", strassen.to_str().unwrap(), "-o", program.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     let json = std::fs::read_to_string(&program).unwrap();
-    let wrong = json.replacen("\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[", "\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[1,1],[", 1);
+    let wrong = json.replacen(
+        "\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[",
+        "\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[1,1],[",
+        1,
+    );
     assert_ne!(wrong, json, "the edit applies");
     std::fs::write(&program, wrong.replace("\"additions\":18", "\"additions\":19")).unwrap();
     let out = flipgraph(&["codegen", program.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("program.json: the program does not multiply correctly"), "{}", text(&out));
+    assert!(
+        text(&out).contains("program.json: the program does not multiply correctly"),
+        "{}",
+        text(&out)
+    );
     let out = flipgraph(&["additions", "--walk", "1s", strassen.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "--walk needs --save: {}", text(&out));
 }

@@ -78,10 +78,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!("shape:     {}", scheme.shape);
     println!("rank:      {}", scheme.rank());
     println!("counted over: {ring}");
-    println!(
-        "term by term: {}",
-        SchemeProgram::naive(&scheme, f2).additions()
-    );
+    println!("term by term: {}", SchemeProgram::naive(&scheme, f2).additions());
     let program = match args.walk {
         None => best_program(&scheme, f2, &args.file)?,
         Some(time) => walked(&scheme, f2, time, &args)?,

@@ -204,7 +204,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(path) => write_atomic(path, code.as_bytes())?,
         None => print!("{code}"),
     }
-    let by_terms = term_by_term.map(|n| format!("; {n} written term by term")).unwrap_or_default();
+    let by_terms = term_by_term
+        .map(|n| format!("; {n} written term by term"))
+        .unwrap_or_default();
     eprintln!(
         "{multiplications} multiplications, {additions} additions ({}{}{by_terms})",
         if program.f2 { "F2, XOR/AND" } else { "generic ring" },

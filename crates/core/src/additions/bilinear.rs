@@ -46,7 +46,11 @@ impl SchemeProgram {
             let (forms, inputs) = forms.next().expect("three maps");
             Program::naive(inputs, forms.iter().map(|f| normalized(f, f2)).collect())
         });
-        SchemeProgram { shape: s.shape, f2, maps }
+        SchemeProgram {
+            shape: s.shape,
+            f2,
+            maps,
+        }
     }
 
     /// The number of multiplications (products).
@@ -145,7 +149,11 @@ impl SchemeProgram {
     pub fn verify(&self, trials: usize, seed: u64) -> Result<IntScheme, ProgramError> {
         let scheme = self.scheme()?;
         match self.f2 {
-            true => verify(&scheme.mod2::<u128>().map_err(|e| ProgramError::Malformed(e.to_string()))?),
+            true => verify(
+                &scheme
+                    .mod2::<u128>()
+                    .map_err(|e| ProgramError::Malformed(e.to_string()))?,
+            ),
             false => verify_z(&scheme),
         }
         .map_err(ProgramError::Invalid)?;

@@ -133,7 +133,9 @@ mod tests {
         let program = laderman_program();
         let text = write_program(&program);
         assert!(is_program_file(&text));
-        assert!(!is_program_file(include_str!("../../../../tests/data/2x2x2-r7-perminov-additions15.json")));
+        assert!(!is_program_file(include_str!(
+            "../../../../tests/data/2x2x2-r7-perminov-additions15.json"
+        )));
         assert_eq!(read_program(&text), Ok(program));
     }
 
@@ -152,6 +154,9 @@ mod tests {
         broken.maps[2].outputs[0].push((9999, 1));
         let err = read_program(&write_program(&broken)).unwrap_err().to_string();
         assert!(err.contains("the map of C names a variable"), "{err}");
-        assert!(read_program("{\"format\":").unwrap_err().to_string().contains("not a program file"));
+        assert!(read_program("{\"format\":")
+            .unwrap_err()
+            .to_string()
+            .contains("not a program file"));
     }
 }

@@ -95,9 +95,18 @@ mod tests {
     fn the_programs_of_known_schemes_multiply_with_the_published_counts() {
         for (text, published) in [
             (include_str!("../../../../tests/data/2x2x2-r7-strassen.m"), 18),
-            (include_str!("../../../../tests/data/2x2x2-r7-perminov-additions15.json"), 15),
-            (include_str!("../../../../tests/data/3x3x3-r23-perminov-additions58.json"), 58),
-            (include_str!("../../../../tests/data/4x4x4-r49-perminov-additions159.json"), 159),
+            (
+                include_str!("../../../../tests/data/2x2x2-r7-perminov-additions15.json"),
+                15,
+            ),
+            (
+                include_str!("../../../../tests/data/3x3x3-r23-perminov-additions58.json"),
+                58,
+            ),
+            (
+                include_str!("../../../../tests/data/4x4x4-r49-perminov-additions159.json"),
+                159,
+            ),
             (include_str!("../../../../tests/data/3x3x3-r23-laderman.m"), 62),
         ] {
             let s = scheme(text);
@@ -117,8 +126,14 @@ mod tests {
     #[test]
     fn the_walked_schemes_beat_the_published_counts() {
         for (text, count) in [
-            (include_str!("../../../../tests/data/5x5x5-r93-additions348-flipgraph.json"), 348),
-            (include_str!("../../../../tests/data/6x6x6-r153-additions608-flipgraph.json"), 608),
+            (
+                include_str!("../../../../tests/data/5x5x5-r93-additions348-flipgraph.json"),
+                348,
+            ),
+            (
+                include_str!("../../../../tests/data/6x6x6-r153-additions608-flipgraph.json"),
+                608,
+            ),
         ] {
             let s = scheme(text);
             assert_eq!(crate::verify::verify_z(&s), Ok(()));

@@ -145,7 +145,8 @@ impl Program {
             }
             let mut terms: LinearForm = Vec::new();
             while left.iter().any(|&l| l != 0) {
-                let weight = |v: &[i64], sign: i64| left.iter().zip(v).filter(|(&l, &c)| reduce(l - sign * c) != 0).count();
+                let weight =
+                    |v: &[i64], sign: i64| left.iter().zip(v).filter(|(&l, &c)| reduce(l - sign * c) != 0).count();
                 let signs: &[i64] = if f2 { &[1] } else { &[1, -1] };
                 let (var, sign, _) = (0..values.len())
                     .flat_map(|var| signs.iter().map(move |&s| (var, s)))
@@ -355,7 +356,10 @@ mod tests {
                 let forms = random_forms(&mut rng, inputs, count, f2);
                 let naive = Program::naive(inputs, forms.iter().map(|f| normalized(f, f2)).collect());
                 let mut ties = WyRand::new(round);
-                for program in [eliminate(inputs, &forms, f2, None), eliminate(inputs, &forms, f2, Some(&mut ties))] {
+                for program in [
+                    eliminate(inputs, &forms, f2, None),
+                    eliminate(inputs, &forms, f2, Some(&mut ties)),
+                ] {
                     assert!(program.additions() <= naive.additions());
                     assert!(program.is_well_formed());
                     assert_eq!(program.matrix(f2), naive.matrix(f2));
@@ -389,7 +393,11 @@ mod tests {
             Pair { x: 4, y: 3, sign: -1 },
         ];
         let outputs = vec![vec![(7, 1)], vec![(8, 1)], vec![(0, 1), (1, 1), (2, 1), (3, 1)]];
-        let mut program = Program { inputs: 5, pairs, outputs };
+        let mut program = Program {
+            inputs: 5,
+            pairs,
+            outputs,
+        };
         let before = program.matrix(false);
         program.rewrite_outputs(false);
         assert_eq!(program.outputs[2], vec![(7, 1), (8, -1)]);

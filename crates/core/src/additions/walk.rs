@@ -159,7 +159,11 @@ pub fn random_flip(s: &mut IntScheme, f2: bool, rng: &mut WyRand) -> bool {
     for _ in 0..32 {
         let (i, j, shared) = pairs[rng.below(pairs.len())];
         let (i, j) = if rng.below(2) == 0 { (i, j) } else { (j, i) };
-        let grow = if rng.below(2) == 0 { shared.next() } else { shared.prev() };
+        let grow = if rng.below(2) == 0 {
+            shared.next()
+        } else {
+            shared.prev()
+        };
         if flip(s, i, j, shared, grow, f2) {
             return true;
         }
