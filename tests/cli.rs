@@ -401,7 +401,7 @@ fn info_reports_shape_rank_weights_and_additions() {
         "weight a:  12",
         "naive additions (F2): 18",
         // Strassen's forms share no pair.
-        "additions, shared pairs once (F2): 18 (flipgraph codegen)",
+        "additions (Z): 18 (flipgraph additions)",
         "flip pairs (F2): 0 (a sink",
     ] {
         assert!(t.contains(want), "missing '{want}' in:\n{t}");
@@ -685,8 +685,15 @@ fn products_symmetries_extend_and_project_give_valid_schemes() {
 /// Generates code for `scheme`, compiles it with a harness that compares it with naive
 /// multiplication on random matrices, and runs it.
 /// Returns the additions of the code and those of the scheme written term by term (which are
-/// no fewer), as codegen reports them.
+/// no fewer), as codegen reports them; and checks that the code does as many additions as it
+/// says, counting its operators. `shape` is the scheme's (read from it when not given: a
+/// program file is no scheme).
 fn check_generated_code(scheme: &Path, f2: bool, more: &[&str]) -> (usize, usize) {
+    check_generated_code_of(scheme, None, f2, more)
+}
+
+/// [`check_generated_code`] for a scheme or program of `shape`.
+fn check_generated_code_of(scheme: &Path, shape: Option<[usize; 3]>, f2: bool, more: &[&str]) -> (usize, usize) {
     let dir = tempfile::tempdir().unwrap();
     let code = dir.path().join("scheme.rs");
     let mut args = vec!["codegen", scheme.to_str().unwrap(), "-o", code.to_str().unwrap()];
@@ -707,10 +714,15 @@ fn check_generated_code(scheme: &Path, f2: bool, more: &[&str]) -> (usize, usize
             .parse()
             .unwrap()
     };
-    let counts = (number_before(" additions"), number_before(" written term by term"));
+    let term_by_term = match report.contains("written term by term") {
+        true => number_before(" written term by term"),
+        false => usize::MAX,
+    };
+    let counts = (number_before(" additions"), term_by_term);
     assert!(counts.0 <= counts.1, "{report}");
-    let file = flipgraph_core::formats::read_path(scheme).unwrap();
-    let [n, m, p] = file.scheme.shape.dims();
+    let source = std::fs::read_to_string(&code).unwrap();
+    assert_eq!(operators(&source), counts.0, "the code's own count: {report}");
+    let [n, m, p] = shape.unwrap_or_else(|| flipgraph_core::formats::read_path(scheme).unwrap().scheme.shape.dims());
     let check = if f2 {
         "let c = scheme::mul(&a, &b);
         for i in 0..N { for k in 0..P {
@@ -758,6 +770,106 @@ fn check_generated_code(scheme: &Path, f2: bool, more: &[&str]) -> (usize, usize
     let ran = Command::new(&exe).output().unwrap();
     assert!(ran.status.success(), "{}: {}", scheme.display(), text(&ran));
     counts
+}
+
+/// The additions, subtractions, XORs and unary minuses of generated code's body.
+fn operators(code: &str) -> usize {
+    let body = code
+        .lines()
+        .filter(|l| l.starts_with("    let ") || l.starts_with("    c["));
+    body.map(|l| {
+        let l = l.split_once(" = ").map_or(l, |(_, e)| e);
+        [" + ", " - ", " ^ ", "-("]
+            .iter()
+            .map(|op| l.matches(op).count())
+            .sum::<usize>()
+    })
+    .sum()
+}
+
+/// `flipgraph additions` ends with its count; its program (-o) is what codegen turns into code
+/// with that very count, which multiplies correctly; and info says the same count.
+#[test]
+fn additions_writes_a_program_that_codegen_and_info_agree_with() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, f2, want) in [
+        ("2x2x2-r7-perminov-additions15.json", false, Some(15)),
+        ("4x4x4-r49-perminov-additions159.json", false, Some(159)),
+        ("3x3x3-r23-laderman.m", true, None),
+        ("4x4x4-r47-flipgraph.json", true, None),
+    ] {
+        let scheme = data(name);
+        let program = dir.path().join(format!("{name}.program.json"));
+        let mut args = vec!["additions", scheme.to_str().unwrap(), "-o", program.to_str().unwrap()];
+        if f2 {
+            args.push("--f2");
+        }
+        let out = flipgraph(&args);
+        let t = text(&out);
+        assert!(out.status.success(), "{t}");
+        let last = String::from_utf8_lossy(&out.stdout).lines().last().unwrap().to_owned();
+        let count: usize = last.strip_prefix("additions: ").expect(&t).parse().unwrap();
+        if let Some(want) = want {
+            assert_eq!(count, want, "{name}");
+        }
+        let dims = flipgraph_core::formats::read_path(&scheme).unwrap().scheme.shape.dims();
+        let (from_program, _) = check_generated_code_of(&program, Some(dims), f2, &[]);
+        assert_eq!(from_program, count, "{name}");
+        let (from_scheme, _) = check_generated_code(&scheme, f2, &[]);
+        assert_eq!(from_scheme, count, "{name}");
+        if !f2 || name.contains("r47") {
+            let info = text(&flipgraph(&["info", scheme.to_str().unwrap()]));
+            assert!(info.contains(&format!("): {count} (flipgraph additions)")), "{info}");
+        }
+    }
+}
+
+/// The walk from Strassen's scheme writes a valid integer scheme of rank 7 that needs no more
+/// additions; a program file that does not multiply is refused naming the file.
+#[test]
+fn the_walk_writes_a_valid_scheme_and_bad_programs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("walked.json");
+    let strassen = data("2x2x2-r7-strassen.m");
+    let out = flipgraph(&[
+        "additions",
+        strassen.to_str().unwrap(),
+        "--walk",
+        "2s",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let count: usize = t.lines().rfind(|l| l.starts_with("additions: ")).unwrap()[11..]
+        .parse()
+        .unwrap();
+    assert!(count <= 18, "{t}");
+    let verified = text(&flipgraph(&["verify", "--ring", "z", saved.to_str().unwrap()]));
+    assert!(verified.contains("rank 7: valid over Z"), "{verified}");
+    let walked = text(&flipgraph(&["additions", saved.to_str().unwrap()]));
+    assert!(walked.ends_with(&format!("additions: {count}\n")), "{walked}");
+    // A program whose product is wrong: one output of C changed.
+    let program = dir.path().join("program.json");
+    let out = flipgraph(&["additions", strassen.to_str().unwrap(), "-o", program.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let json = std::fs::read_to_string(&program).unwrap();
+    let wrong = json.replacen(
+        "\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[",
+        "\"c\":{\"inputs\":7,\"pairs\":[],\"outputs\":[[[1,1],[",
+        1,
+    );
+    assert_ne!(wrong, json, "the edit applies");
+    std::fs::write(&program, wrong.replace("\"additions\":18", "\"additions\":19")).unwrap();
+    let out = flipgraph(&["codegen", program.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("program.json: the program does not multiply correctly"),
+        "{}",
+        text(&out)
+    );
+    let out = flipgraph(&["additions", "--walk", "1s", strassen.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "--walk needs --save: {}", text(&out));
 }
 
 #[test]

@@ -51,6 +51,7 @@ enum Command {
     Rotate(commands::algebra::SymmetryArgs),
     /// Transpose a scheme: <n,m,p> to <p,m,n>.
     Transpose(commands::algebra::SymmetryArgs),
+    Additions(commands::additions::Args),
     Codegen(commands::codegen::Args),
     Lift(commands::lift::Args),
     Path(commands::path::PathArgs),
@@ -92,6 +93,7 @@ fn main() -> ExitCode {
         Command::Project(args) => commands::algebra::project(args),
         Command::Rotate(args) => commands::algebra::rotate(args),
         Command::Transpose(args) => commands::algebra::transpose(args),
+        Command::Additions(args) => commands::additions::run(args),
         Command::Codegen(args) => commands::codegen::run(args),
         Command::Lift(args) => commands::lift::run(args),
         Command::Path(args) => commands::path::build(args),

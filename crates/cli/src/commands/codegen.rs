@@ -4,21 +4,25 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use flipgraph_core::additions::{programs, LinearForm, Program};
-use flipgraph_core::formats::Ring;
-use flipgraph_core::{IntScheme, IntTerm};
+use anyhow::{bail, Context, Result};
+use flipgraph_core::additions::{
+    is_negated, is_program_file, read_program, LinearForm, Program, SchemeProgram, MAX_COEFFICIENT,
+};
+use flipgraph_core::formats::read_bounded;
 
+use super::additions::{best_program, counted_scheme};
 use crate::output::atomic_file::write_atomic;
 use crate::schemes::read_checked;
 use crate::write::same_file;
 
 /// Write a Rust function that multiplies an n x m by an m x p matrix with the scheme's
 /// multiplications: generic over a ring for schemes valid over Z, XOR/AND on u64 bit-slices
-/// (64 independent F2 products at once) for schemes valid over F2 only.
+/// (64 independent F2 products at once) for schemes valid over F2 only. The additions are
+/// those `flipgraph additions` finds; the input may also be a program it wrote (`-o`).
 #[derive(clap::Args)]
 pub struct Args {
-    /// The scheme (any readable format); it must be valid.
+    /// The scheme (any readable format; it must be valid), or a program file written by
+    /// `flipgraph additions -o`.
     input: PathBuf,
     /// The language (only rust).
     #[arg(long, default_value = "rust", value_parser = ["rust"])]
@@ -62,7 +66,7 @@ fn expression(form: &LinearForm, var: &impl Fn(u32) -> String, f2: bool) -> Stri
     if form.is_empty() {
         return (if f2 { "0" } else { "T::default()" }).into();
     }
-    let negated = negated(form, f2);
+    let negated = is_negated(form, f2);
     let mut terms: Vec<(u32, i64)> = form.iter().map(|&(v, k)| (v, if negated { -k } else { k })).collect();
     // A positive term first, so that no term needs a unary minus.
     terms.sort_by_key(|&(_, k)| k < 0);
@@ -85,51 +89,9 @@ fn expression(form: &LinearForm, var: &impl Fn(u32) -> String, f2: bool) -> Stri
     }
 }
 
-/// Whether `form` is written as `-(...)`, a unary negation: every term negative (over Z).
-fn negated(form: &LinearForm, f2: bool) -> bool {
-    !f2 && !form.is_empty() && form.iter().all(|&(_, k)| k < 0)
-}
-
 /// `form` with every sign flipped.
 fn flipped(form: &LinearForm) -> LinearForm {
     form.iter().map(|&(v, k)| (v, -k)).collect()
-}
-
-/// `s` with each term's A and B factors led by a positive coefficient, the sign moved to C
-/// (`(-a) (x) b (x) c = a (x) b (x) (-c)`): fewer forms need a unary minus.
-fn signs_moved_to_c(s: &IntScheme) -> IntScheme {
-    let mut s = s.clone();
-    for term in &mut s.terms {
-        for at in [0, 1] {
-            if term.factors[at].iter().find(|&&k| k != 0).is_some_and(|&k| k < 0) {
-                sign_to_c(term, at);
-            }
-        }
-    }
-    s
-}
-
-/// `term` with its factor `at` (A or B) and C negated: the same tensor.
-fn sign_to_c(term: &mut IntTerm, at: usize) {
-    for i in [at, 2] {
-        term.factors[i].iter_mut().for_each(|k| *k = -*k);
-    }
-}
-
-/// `s` with the sign of each product whose A or B form comes out of its program all negative
-/// (a pair taken the other way round) moved to C, and the programs built again: most such
-/// negations go.
-fn signs_by_programs(s: &IntScheme, f2: bool, shared: bool) -> IntScheme {
-    let [pa, pb, _] = programs(s, f2, shared);
-    let mut s = s.clone();
-    for (term, (x, y)) in s.terms.iter_mut().zip(pa.outputs.iter().zip(&pb.outputs)) {
-        for (at, form) in [(0, x), (1, y)] {
-            if negated(form, f2) {
-                sign_to_c(term, at);
-            }
-        }
-    }
-    s
 }
 
 /// `expr` as an operand of a product: in parentheses unless it is a single variable (the
@@ -166,41 +128,38 @@ fn pair_lines(
     (lines, name)
 }
 
-/// The generated function, its multiplications, and its additions (unary negations counted as
-/// additions: the few left once signs are moved to C and a product's two are cancelled).
-fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> Generated {
-    let [n, m, p] = s.shape.dims();
-    let s = &signs_by_programs(&signs_moved_to_c(s), f2, shared);
-    let [pa, pb, pc] = programs(s, f2, shared);
-    let mut negations = 0;
-    let (mut body, a) = pair_lines(&pa, "sa", move |i| format!("a[{}][{}]", i / m as u32, i % m as u32), f2);
-    let (lines, b) = pair_lines(&pb, "sb", move |i| format!("b[{}][{}]", i / p as u32, i % p as u32), f2);
+/// The generated function for `program`, and what it costs: its additions as the program
+/// counts them, unary minuses included.
+fn generate(program: &SchemeProgram, name: &str) -> Generated {
+    let [n, m, p] = program.shape.dims();
+    let f2 = program.f2;
+    let [pa, pb, pc] = &program.maps;
+    let (mut body, a) = pair_lines(pa, "sa", move |i| format!("a[{}][{}]", i / m as u32, i % m as u32), f2);
+    let (lines, b) = pair_lines(pb, "sb", move |i| format!("b[{}][{}]", i / p as u32, i % p as u32), f2);
     body += &lines;
     let op = if f2 { "&" } else { "*" };
     for (r, (x, y)) in pa.outputs.iter().zip(&pb.outputs).enumerate() {
-        // (-x) * (-y) = x * y.
-        let (x, y) = match negated(x, f2) && negated(y, f2) {
+        // (-x) * (-y) = x * y: no unary minus (SchemeProgram::negations counts the same).
+        let (x, y) = match is_negated(x, f2) && is_negated(y, f2) {
             true => (flipped(x), flipped(y)),
             false => (x.clone(), y.clone()),
         };
-        negations += usize::from(negated(&x, f2)) + usize::from(negated(&y, f2));
         let (x, y) = (operand(expression(&x, &a, f2)), operand(expression(&y, &b, f2)));
         let _ = writeln!(body, "    let m{r} = {x} {op} {y};");
     }
-    let (lines, c) = pair_lines(&pc, "sc", |r| format!("m{r}"), f2);
+    let (lines, c) = pair_lines(pc, "sc", |r| format!("m{r}"), f2);
     body += &lines;
     let zero = if f2 { "0" } else { "T::default()" };
     let _ = writeln!(body, "    let mut c = [[{zero}; {p}]; {n}];");
     for (ik, form) in pc.outputs.iter().enumerate() {
-        negations += usize::from(negated(form, f2));
         let _ = writeln!(body, "    c[{}][{}] = {};", ik / p, ik % p, expression(form, &c, f2));
     }
-    let additions = pa.additions() + pb.additions() + pc.additions() + negations;
+    let additions = program.additions();
     let _ = writeln!(body, "    c");
     let doc = format!(
         "/// Multiplies a {n}x{m} by a {m}x{p} matrix with {} multiplications and {additions} additions\n\
          /// (a scheme for <{n},{m},{p}>, generated by flipgraph).\n",
-        s.rank()
+        program.rank()
     );
     let signature = if f2 {
         format!(
@@ -215,9 +174,9 @@ fn generate(s: &IntScheme, f2: bool, name: &str, shared: bool) -> Generated {
     };
     Generated {
         code: format!("{signature}{body}}}\n"),
-        multiplications: s.rank(),
+        multiplications: program.rank(),
         additions,
-        negations,
+        negations: program.negations(),
     }
 }
 
@@ -230,14 +189,52 @@ struct Generated {
     negations: usize,
 }
 
-/// Coefficients are written as repeated additions; larger ones are refused.
-const MAX_COEFFICIENT: u64 = 64;
-
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(out) = args.output.as_ref().filter(|out| same_file(out, &args.input)) {
         bail!("{} is the input: the code would overwrite the scheme", out.display());
     }
-    let checked = read_checked(&args.input)?;
+    let (program, term_by_term) = program_of(&args)?;
+    let Generated {
+        code,
+        multiplications,
+        additions,
+        negations,
+    } = generate(&program, &args.name);
+    match &args.output {
+        Some(path) => write_atomic(path, code.as_bytes())?,
+        None => print!("{code}"),
+    }
+    let by_terms = term_by_term
+        .map(|n| format!("; {n} written term by term"))
+        .unwrap_or_default();
+    eprintln!(
+        "{multiplications} multiplications, {additions} additions ({}{}{by_terms})",
+        if program.f2 { "F2, XOR/AND" } else { "generic ring" },
+        match negations {
+            0 => String::new(),
+            n => format!(", {n} of them unary negations"),
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The program to write out: the input itself when it is a program file (`flipgraph
+/// additions -o`), verified; else the scheme's, as `flipgraph additions` finds it (or term by
+/// term), with the term-by-term count beside it.
+fn program_of(args: &Args) -> Result<(SchemeProgram, Option<usize>)> {
+    let path = &args.input;
+    let text = read_bounded(path, MAX_PROGRAM_BYTES, "program or scheme")?;
+    if is_program_file(&String::from_utf8_lossy(&text)) {
+        let program = read_program(&String::from_utf8_lossy(&text)).with_context(|| path.display().to_string())?;
+        program
+            .verify(16, 0x7e57)
+            .with_context(|| format!("{}: the program does not multiply correctly", path.display()))?;
+        if args.f2 && !program.f2 {
+            bail!("{}: a program over Z; --f2 applies to schemes only", path.display());
+        }
+        return Ok((program, None));
+    }
+    let checked = read_checked(path)?;
     let largest = checked
         .file
         .scheme
@@ -249,33 +246,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if largest.unwrap_or(0) > MAX_COEFFICIENT {
         bail!(
             "{}: a coefficient over {MAX_COEFFICIENT} in absolute value; no code generated",
-            args.input.display()
+            path.display()
         );
     }
-    let f2 = match checked.ring() {
-        Some(Ring::Z) => args.f2,
-        Some(Ring::F2) => true,
-        None => bail!("{}: not a valid scheme; no code generated", args.input.display()),
+    let (scheme, f2) = counted_scheme(&checked, path, args.f2)?;
+    let mut naive = SchemeProgram::naive(&scheme, f2);
+    naive.absorb_signs();
+    let program = match args.no_shared_pairs {
+        true => naive.clone(),
+        false => best_program(&scheme, f2, path)?,
     };
-    let scheme = &checked.file.scheme;
-    let Generated {
-        code,
-        multiplications,
-        additions,
-        negations,
-    } = generate(scheme, f2, &args.name, !args.no_shared_pairs);
-    let term_by_term = generate(scheme, f2, &args.name, false).additions;
-    match &args.output {
-        Some(path) => write_atomic(path, code.as_bytes())?,
-        None => print!("{code}"),
-    }
-    eprintln!(
-        "{multiplications} multiplications, {additions} additions ({}{}; {term_by_term} written term by term)",
-        if f2 { "F2, XOR/AND" } else { "generic ring" },
-        match negations {
-            0 => String::new(),
-            n => format!(", {n} of them unary negations"),
-        }
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok((program, Some(naive.additions())))
 }
+
+/// The largest program file read (a 16x16x16 program is a few MiB).
+const MAX_PROGRAM_BYTES: u64 = 256 << 20;

@@ -4,16 +4,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use flipgraph_core::additions::{programs, Program};
 use flipgraph_core::group::{invariant_groups, orbits, Group};
 use flipgraph_core::known::best_known_rank;
 use flipgraph_core::symmetry::is_c3_invariant;
-use flipgraph_core::{IntScheme, Position, Scheme};
+use flipgraph_core::{Position, Scheme};
 
+use super::additions::{best_program, counted_scheme};
 use crate::schemes::read_checked;
 
 /// Describe a scheme: shape, rank, ring, factor weights, the additions of the plain evaluation
-/// and the flips it offers. Exits 1 when the scheme is valid over no ring (after describing
+/// and of the best program `flipgraph additions` finds, and the flips it offers. Exits 1 when the scheme is valid over no ring (after describing
 /// it).
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,11 +50,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("weight {}:  {}", pos.letter(), scheme.weight(pos));
     }
     println!("naive additions (F2): {}", scheme.naive_additions());
-    let shared = programs(&IntScheme::from_f2(&scheme), true, true);
-    println!(
-        "additions, shared pairs once (F2): {} (flipgraph codegen)",
-        shared.iter().map(Program::additions).sum::<usize>()
-    );
+    if valid {
+        let (counted, f2) = counted_scheme(&checked, &args.file, false)?;
+        let program = best_program(&counted, f2, &args.file)?;
+        let ring = if f2 { "F2, XORs" } else { "Z" };
+        println!("additions ({ring}): {} (flipgraph additions)", program.additions());
+    }
     let pairs = scheme.flip_pairs();
     let sink = if pairs == 0 {
         " (a sink: only a plus move leaves it)"

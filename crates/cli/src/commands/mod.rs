@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod additions;
 pub mod algebra;
 pub mod bench;
 pub mod campaign;
