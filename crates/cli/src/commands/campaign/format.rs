@@ -10,7 +10,7 @@ use flipgraph_core::algebra;
 use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::{best_known_rank, proven_optimal_rank};
-use flipgraph_core::Shape;
+use flipgraph_core::{IntScheme, Shape};
 
 use super::Args;
 use crate::commands::algebra::best_construction;
@@ -281,7 +281,22 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     if !wanted.takes(&plan, built.rank()) {
         return Ok(None);
     }
-    let path = args.out.join("starts").join(format!("{shape}-r{}.json", built.rank()));
+    let path = write_start(args, &built, "constructed start")?;
+    let how = format!("the {} (rank {})", plan.construction, built.rank());
+    tracing::info!("{shape}: starts from {how}, built from the campaign's results");
+    Ok(Some((path, how, built.rank())))
+}
+
+/// Writes `start` (mod 2, verified) to `OUT/starts/SHAPE-rRANK.json`, named as results are so
+/// that the constructions of later formats read it.
+fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
+    // The rank the file holds: mod 2, where an integer scheme's even terms vanish.
+    let mut f2 = start.mod2::<u128>()?;
+    f2.remove_zero_terms();
+    let path = args
+        .out
+        .join("starts")
+        .join(format!("{}-r{}.json", start.shape, f2.rank()));
     std::fs::create_dir_all(path.parent().expect("a folder"))?;
     let write = WriteArgs {
         encoding: Encoding {
@@ -290,10 +305,8 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
         },
         output: Some(path.clone()),
     };
-    write_verified(&built, &write, "constructed start")?;
-    let how = format!("the {} (rank {})", plan.construction, built.rank());
-    tracing::info!("{shape}: starts from {how}, built from the campaign's results");
-    Ok(Some((path, how, built.rank())))
+    write_verified(start, &write, what)?;
+    Ok(path)
 }
 
 /// A start for a new `shape` from the best scheme of its format under --from: oriented to
@@ -307,16 +320,7 @@ fn public_start(args: &Args, turn: &Assignment, shape: Shape) -> Result<Option<(
     let scheme = read_valid(file)?;
     let oriented = algebra::orient(&scheme, shape)
         .with_context(|| format!("{}: its {} does not orient to {shape}", file.display(), scheme.shape))?;
-    let path = args.out.join("starts").join(format!("{shape}-r{rank}.json"));
-    std::fs::create_dir_all(path.parent().expect("a folder"))?;
-    let write = WriteArgs {
-        encoding: Encoding {
-            to: Format::PerminovJson,
-            mod2: true,
-        },
-        output: Some(path.clone()),
-    };
-    write_verified(&oriented, &write, "public start")?;
+    let path = write_start(args, &oriented, "public start")?;
     let how = format!("the public best (rank {rank} mod 2, {})", file.display());
     tracing::info!("{shape}: starts from {how}");
     Ok(Some((path, how, *rank)))
