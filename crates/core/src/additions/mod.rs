@@ -66,6 +66,27 @@ pub fn form_additions(form: &LinearForm) -> usize {
     (copies as usize).saturating_sub(1)
 }
 
+/// `k` in the ring: mod 2 over F2 (`f2`), itself over Z.
+pub(crate) fn in_ring(k: i64, f2: bool) -> i64 {
+    if f2 {
+        k.rem_euclid(2)
+    } else {
+        k
+    }
+}
+
+/// The combination `form` of `rows` (each a row of coefficients over `width` inputs), in the
+/// ring.
+fn combination(rows: &[Vec<i64>], form: &LinearForm, width: usize, f2: bool) -> Vec<i64> {
+    let mut out = vec![0; width];
+    for &(var, k) in form {
+        for (o, &c) in out.iter_mut().zip(&rows[var as usize]) {
+            *o = in_ring(*o + k * c, f2);
+        }
+    }
+    out
+}
+
 /// Whether `form` needs a unary minus as written: every term negative (over Z).
 pub fn is_negated(form: &LinearForm, f2: bool) -> bool {
     !f2 && !form.is_empty() && form.iter().all(|&(_, k)| k < 0)
@@ -120,10 +141,9 @@ impl Program {
         let mut rows: Vec<Vec<i64>> = (0..self.inputs)
             .map(|i| (0..self.inputs).map(|j| i64::from(i == j)).collect())
             .collect();
-        let reduce = |k: i64| if f2 { k.rem_euclid(2) } else { k };
         for p in &self.pairs {
             let (x, y) = (&rows[p.x as usize], &rows[p.y as usize]);
-            let row = x.iter().zip(y).map(|(&a, &b)| reduce(a + p.sign * b)).collect();
+            let row = x.iter().zip(y).map(|(&a, &b)| in_ring(a + p.sign * b, f2)).collect();
             rows.push(row);
         }
         rows
@@ -135,18 +155,16 @@ impl Program {
     /// many terms that elimination, which only groups terms as they are, does not see.)
     pub fn rewrite_outputs(&mut self, f2: bool) {
         let values = self.values(f2);
-        let reduce = |k: i64| if f2 { k.rem_euclid(2) } else { k };
         for form in &mut self.outputs {
-            let mut left = vec![0i64; self.inputs];
-            for &(var, k) in form.iter() {
-                for (l, &c) in left.iter_mut().zip(&values[var as usize]) {
-                    *l = reduce(*l + k * c);
-                }
-            }
+            let mut left = combination(&values, form, self.inputs, f2);
             let mut terms: LinearForm = Vec::new();
             while left.iter().any(|&l| l != 0) {
-                let weight =
-                    |v: &[i64], sign: i64| left.iter().zip(v).filter(|(&l, &c)| reduce(l - sign * c) != 0).count();
+                let weight = |v: &[i64], sign: i64| {
+                    left.iter()
+                        .zip(v)
+                        .filter(|(&l, &c)| in_ring(l - sign * c, f2) != 0)
+                        .count()
+                };
                 let signs: &[i64] = if f2 { &[1] } else { &[1, -1] };
                 let (var, sign, _) = (0..values.len())
                     .flat_map(|var| signs.iter().map(move |&s| (var, s)))
@@ -157,7 +175,7 @@ impl Program {
                     break;
                 }
                 for (l, &c) in left.iter_mut().zip(&values[var]) {
-                    *l = reduce(*l - sign * c);
+                    *l = in_ring(*l - sign * c, f2);
                 }
                 terms.push((var as u32, sign));
             }
@@ -172,18 +190,9 @@ impl Program {
     /// entries 0 and 1).
     pub fn matrix(&self, f2: bool) -> Vec<Vec<i64>> {
         let rows = self.values(f2);
-        let reduce = |k: i64| if f2 { k.rem_euclid(2) } else { k };
         self.outputs
             .iter()
-            .map(|form| {
-                let mut out = vec![0; self.inputs];
-                for &(var, k) in form {
-                    for (o, &c) in out.iter_mut().zip(&rows[var as usize]) {
-                        *o = reduce(*o + k * c);
-                    }
-                }
-                out
-            })
+            .map(|form| combination(&rows, form, self.inputs, f2))
             .collect()
     }
 
@@ -227,7 +236,7 @@ pub const MAX_COEFFICIENT: u64 = 64;
 pub fn normalized(form: &LinearForm, f2: bool) -> LinearForm {
     let mut out: LinearForm = form
         .iter()
-        .map(|&(v, k)| (v, if f2 { k.rem_euclid(2) } else { k }))
+        .map(|&(v, k)| (v, in_ring(k, f2)))
         .filter(|&(_, k)| k != 0)
         .collect();
     out.sort_unstable();

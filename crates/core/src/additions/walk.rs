@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::vec::Vec;
 
-use super::{minimize, Effort, SchemeProgram};
+use super::{in_ring, minimize, Effort, SchemeProgram};
 use crate::rng::WyRand;
 use crate::scheme::IntScheme;
 use crate::term::Position;
@@ -32,13 +32,8 @@ pub fn flip(s: &mut IntScheme, i: usize, j: usize, shared: Position, grow: Posit
         return false;
     }
     let combine = |x: &[i64], y: &[i64], k: i64| -> Option<Vec<i64>> {
-        let out: Vec<i64> = x
-            .iter()
-            .zip(y)
-            .map(|(&x, &y)| if f2 { (x + y).rem_euclid(2) } else { x + k * y })
-            .collect();
-        let fits = out.iter().all(|v| v.abs() <= 1) && out.iter().any(|&v| v != 0);
-        fits.then_some(out)
+        let out: Vec<i64> = x.iter().zip(y).map(|(&x, &y)| in_ring(x + k * y, f2)).collect();
+        ternary(&out).then_some(out)
     };
     let (ti, tj) = (&s.terms[i], &s.terms[j]);
     let Some(grown) = combine(ti.get(grow), tj.get(grow), e) else {
@@ -54,8 +49,7 @@ pub fn flip(s: &mut IntScheme, i: usize, j: usize, shared: Position, grow: Posit
 
 /// `e` with `y = e x` (`e = ±1`; over F2, `x = y` and `e = 1`), if there is one.
 fn agreement(x: &[i64], y: &[i64], f2: bool) -> Option<i64> {
-    let reduce = |v: i64| if f2 { v.rem_euclid(2) } else { v };
-    let e = if x.iter().zip(y).all(|(&a, &b)| reduce(a) == reduce(b)) {
+    let e = if x.iter().zip(y).all(|(&a, &b)| in_ring(a, f2) == in_ring(b, f2)) {
         1
     } else if !f2 && x.iter().zip(y).all(|(&a, &b)| a == -b) {
         -1
@@ -87,10 +81,7 @@ pub fn flip_pairs(s: &IntScheme, f2: bool) -> Vec<(usize, usize, Position)> {
 /// factors that agree up to sign.
 fn up_to_sign(factor: &[i64], f2: bool) -> Vec<i64> {
     let lead = factor.iter().find(|&&v| v != 0).map_or(1, |v| v.signum());
-    factor
-        .iter()
-        .map(|&v| if f2 { v.rem_euclid(2) } else { v * lead })
-        .collect()
+    factor.iter().map(|&v| in_ring(v * lead, f2)).collect()
 }
 
 /// Changes the basis of dimension `d` of `<n,m,p>` (0: n, 1: m, 2: p) by `I + sign E_uv`
@@ -104,7 +95,7 @@ pub fn transvect(s: &mut IntScheme, d: usize, u: usize, v: usize, sign: i64, f2:
     if u == v || u.max(v) >= dims[d] {
         return false;
     }
-    let reduce = |x: i64| if f2 { x.rem_euclid(2) } else { x };
+    let reduce = |x: i64| in_ring(x, f2);
     let mut terms = s.terms.clone();
     for term in &mut terms {
         // The factor at `rows_at` has dims[d] rows of dims[d + 1] entries; that at `cols_at`
@@ -119,13 +110,18 @@ pub fn transvect(s: &mut IntScheme, d: usize, u: usize, v: usize, sign: i64, f2:
             let row = &mut cols[r * dims[d]..(r + 1) * dims[d]];
             row[v] = reduce(row[v] - sign * row[u]);
         }
-        let ok = |f: &[i64]| f.iter().all(|x| x.abs() <= 1) && f.iter().any(|&x| x != 0);
-        if !ok(&term.factors[rows_at.index()]) || !ok(&term.factors[cols_at.index()]) {
+        if !ternary(&term.factors[rows_at.index()]) || !ternary(&term.factors[cols_at.index()]) {
             return false;
         }
     }
     s.terms = terms;
     true
+}
+
+/// Whether `factor` may stand in a scheme the walk keeps: coefficients in {-1, 0, 1}, not all
+/// zero (the rank stays).
+fn ternary(factor: &[i64]) -> bool {
+    factor.iter().all(|x| x.abs() <= 1) && factor.iter().any(|&x| x != 0)
 }
 
 /// One random change of basis ([`transvect`]); false where the one drawn was refused.
