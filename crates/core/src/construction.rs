@@ -207,8 +207,7 @@ mod tests {
         use crate::verify::verify_z;
         // From naive schemes stored in one orientation only (sorted dimensions).
         let stored = |s: Shape| {
-            let mut d = s.dims();
-            d.sort_unstable();
+            let d = s.sorted_dims();
             Some(IntScheme::from_f2(&Scheme::naive(Shape::new(d[0], d[1], d[2]).ok()?)))
         };
         let target = shape(2, 3, 4);

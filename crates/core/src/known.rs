@@ -62,8 +62,7 @@ fn parse_entry(line: &'static str) -> Option<BestKnown> {
 
 /// The tables' entry for `shape` (any order of its dimensions), if they have one.
 pub fn best_known(shape: Shape) -> Option<BestKnown> {
-    let mut d = shape.dims();
-    d.sort_unstable();
+    let d = shape.sorted_dims();
     table().chain(wide_table()).find(|entry| entry.dims == d)
 }
 
@@ -72,9 +71,7 @@ pub fn best_known(shape: Shape) -> Option<BestKnown> {
 /// over F2 too. `<2,2,2>`: 7 (Winograd 1971; Hopcroft and Kerr 1971); `<2,2,3>`: 11 (Alekseyev
 /// 1985); `<1,m,p>`: `m * p`.
 pub fn proven_optimal_rank(shape: Shape) -> Option<usize> {
-    let mut d = shape.dims();
-    d.sort_unstable();
-    match d {
+    match shape.sorted_dims() {
         [1, m, p] => Some(m * p),
         [2, 2, 2] => Some(7),
         [2, 2, 3] => Some(11),
@@ -84,8 +81,7 @@ pub fn proven_optimal_rank(shape: Shape) -> Option<usize> {
 
 /// The best known rank over F2 for `shape`, if known.
 pub fn best_known_rank(shape: Shape) -> Option<usize> {
-    let mut d = shape.dims();
-    d.sort_unstable();
+    let d = shape.sorted_dims();
     if d[0] == 1 {
         // <1,m,p> is the outer product of a vector and a matrix: every one of its m*p products
         // is needed.

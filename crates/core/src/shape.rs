@@ -86,6 +86,14 @@ impl Shape {
         [self.n(), self.m(), self.p()]
     }
 
+    /// The dimensions smallest first: the same for every order of `n`, `m`, `p` (the key of
+    /// a format in the tables, whose ranks every order shares).
+    pub fn sorted_dims(self) -> [usize; 3] {
+        let mut dims = self.dims();
+        dims.sort_unstable();
+        dims
+    }
+
     /// Rows and columns of the matrix held by factor `pos` (`C` is stored transposed: `p x n`).
     pub const fn factor_dims(self, pos: crate::Position) -> (usize, usize) {
         match pos {

@@ -109,11 +109,7 @@ fn no_construction_beats_the_wide_table() {
     use flipgraph_core::known::{best_known_rank, wide_table};
     use std::collections::BTreeMap;
 
-    let key = |s: Shape| {
-        let mut d = s.dims();
-        d.sort_unstable();
-        d
-    };
+    let key = |s: Shape| s.sorted_dims();
     let mut ranks: BTreeMap<[usize; 3], usize> = BTreeMap::new();
     let mut better = Vec::new();
     // To a fixed point: a construction's inputs may themselves improve.

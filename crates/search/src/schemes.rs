@@ -136,9 +136,7 @@ fn f2_rank(path: &Path) -> Result<([usize; 3], usize)> {
         bail!("not valid mod 2: {d}");
     }
     let scheme = checked.f2_scheme::<u128>()?;
-    let mut dims = scheme.shape().dims();
-    dims.sort_unstable();
-    Ok((dims, scheme.rank()))
+    Ok((scheme.shape().sorted_dims(), scheme.rank()))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use flipgraph_core::algebra::{self, Dim};
 use flipgraph_core::construction::{self, Plan};
 use flipgraph_core::{IntScheme, Shape};
 
-use super::known::{self, sorted_dims};
+use super::known;
 use crate::output::atomic_file::write_atomic;
 use crate::schemes::read_valid;
 use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, Rendered, WriteArgs};
@@ -207,11 +207,11 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
 /// folders ([`known::ours`]), built (not yet verified), with its plan; None when no
 /// construction has all its inputs there.
 pub fn best_construction(shape: Shape, found: &known::Found) -> Option<(IntScheme, Plan)> {
-    let rank_of = |s: Shape| found.get(&sorted_dims(s)).map(|&(rank, _)| rank);
+    let rank_of = |s: Shape| found.get(&s.sorted_dims()).map(|&(rank, _)| rank);
     // Each file read (and verified) once: a serendipitous product asks for many formats.
     let read = std::cell::RefCell::new(std::collections::HashMap::new());
     let scheme_of = |s: Shape| {
-        let dims = sorted_dims(s);
+        let dims = s.sorted_dims();
         read.borrow_mut()
             .entry(dims)
             .or_insert_with(|| read_valid(&found.get(&dims)?.1).ok())

@@ -99,7 +99,7 @@ fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
     let ours = ours(results)?;
     let rank_of = |s: Shape| match results.is_empty() {
         true => best_known_rank(s),
-        false => ours.get(&sorted_dims(s)).map(|&(rank, _)| rank),
+        false => ours.get(&s.sorted_dims()).map(|&(rank, _)| rank),
     };
     let from = if results.is_empty() {
         "the best known ranks".to_owned()
@@ -110,7 +110,7 @@ fn list_constructions(shape: Shape, results: &[PathBuf]) -> Result<ExitCode> {
         .map(|r| format!(" (best known {r})"))
         .unwrap_or_default();
     // Serendipitous products need the base scheme itself: from --results only.
-    let base_of = |s: Shape| crate::schemes::read_valid(&ours.get(&sorted_dims(s))?.1).ok();
+    let base_of = |s: Shape| crate::schemes::read_valid(&ours.get(&s.sorted_dims())?.1).ok();
     let plans = construction::constructions_from_schemes(shape, base_of, rank_of);
     println!("constructions of {shape}{known} from {from}: {}", plans.len());
     // A format with a dimension 1 is its naive rank (a serendipitous product's inner one).
@@ -184,7 +184,7 @@ pub fn ours(dirs: &[PathBuf]) -> Result<Found> {
                 Ok(c)
                     if c.f2.is_ok()
                         && c.file.f2::<u128>().map(|s| s.rank()) == Ok(rank)
-                        && sorted_dims(c.file.scheme.shape) == dims =>
+                        && c.file.scheme.shape.sorted_dims() == dims =>
                 {
                     best.insert(dims, (rank, path));
                     break;
@@ -237,14 +237,7 @@ fn is_search_bookkeeping(path: &Path) -> bool {
 fn result_name(path: &Path) -> Option<([usize; 3], usize)> {
     let stem = path.file_stem()?.to_str()?;
     let (shape, rank) = stem.split_once("-r")?;
-    Some((sorted_dims(shape.parse::<Shape>().ok()?), rank.parse().ok()?))
-}
-
-/// The dimensions of `shape` in increasing order (ranks do not depend on their order).
-pub fn sorted_dims(shape: Shape) -> [usize; 3] {
-    let mut dims = shape.dims();
-    dims.sort_unstable();
-    dims
+    Some((shape.parse::<Shape>().ok()?.sorted_dims(), rank.parse().ok()?))
 }
 
 #[cfg(test)]

@@ -312,9 +312,7 @@ fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
 /// A start for a new `shape` from the best scheme of its format under --from: oriented to
 /// `shape`, mod 2, verified and written to `OUT/starts/`, with where it came from.
 fn public_start(args: &Args, turn: &Assignment, shape: Shape) -> Result<Option<(PathBuf, String, usize)>> {
-    let mut dims = shape.dims();
-    dims.sort_unstable();
-    let Some((rank, file)) = turn.public.and_then(|bests| bests.get(&dims)) else {
+    let Some((rank, file)) = turn.public.and_then(|bests| bests.get(&shape.sorted_dims())) else {
         return Ok(None);
     };
     let scheme = read_valid(file)?;
