@@ -30,7 +30,12 @@ pub fn self_test(starts: &[WideScheme], mut on_walk: impl FnMut(&Replayed)) -> R
         (Reductions::Walk, Mode::Groups, false),
         (Reductions::Scan, Mode::Groups, true),
     ] {
-        for (dims, plateau) in [
+        // A fixed plateau of `steps`, or the adaptive one.
+        let plateau_of = |steps| match adaptive {
+            true => Plateau::Adaptive { floor: GPU_FLOOR },
+            false => Plateau::Fixed(steps),
+        };
+        for (dims, steps) in [
             ((2, 2, 2), 30),
             ((3, 3, 3), 50),
             ((2, 3, 4), 50),
@@ -40,18 +45,15 @@ pub fn self_test(starts: &[WideScheme], mut on_walk: impl FnMut(&Replayed)) -> R
             ((6, 6, 6), 500),
         ] {
             let naive = Scheme::naive(Shape::new(dims.0, dims.1, dims.2)?);
-            let plateau = if adaptive {
-                Plateau::Adaptive { floor: GPU_FLOOR }
-            } else {
-                Plateau::Fixed(plateau)
-            };
-            on_walk(&self_test_walks(&naive, plateau, reductions, partners, Group::Trivial)?);
+            on_walk(&self_test_walks(
+                &naive,
+                plateau_of(steps),
+                reductions,
+                partners,
+                Group::Trivial,
+            )?);
         }
-        let plateau = if adaptive {
-            Plateau::Adaptive { floor: GPU_FLOOR }
-        } else {
-            Plateau::Fixed(500)
-        };
+        let plateau = plateau_of(500);
         // The 128-bit kernel: 9x9x9 (81-bit factors), 4x5x13 (65) and 2x9x10 (90).
         for (n, m, p) in [(9, 9, 9), (4, 5, 13), (2, 9, 10)] {
             let naive = WideScheme::try_naive(Shape::new(n, m, p)?)?;
