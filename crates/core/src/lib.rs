@@ -46,6 +46,7 @@ pub mod rng;
 pub mod shape;
 pub mod sparsity;
 pub mod term;
+pub mod ternary;
 
 #[cfg(feature = "alloc")]
 pub mod algebra;
