@@ -97,6 +97,9 @@ fn search(error: &SearchError) -> String {
         SearchError::ResumedSeed { given, checkpoint, seed } => {
             format!("--seed {given} contradicts the search in {checkpoint} (seed {seed}); leave --seed out to resume")
         }
+        SearchError::NotOverZt { what } => {
+            format!("--ring zt: {what} is not built yet; a ternary search walks plain schemes on the CPU (--backend cpu or auto), from --size or --from files")
+        }
         SearchError::ResumedElsewhere { out, dir } => {
             format!("--out {out} and --resume {dir} name different folders; a resumed search writes where it was")
         }

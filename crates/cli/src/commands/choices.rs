@@ -12,7 +12,7 @@ use crate::engine::gpu::Hints;
 use crate::engine::Reductions;
 use crate::engine::{Backend, Group};
 use crate::islands::portfolio::Portfolio;
-use crate::session::recipe::Ladder;
+use crate::session::recipe::{Ladder, Ring};
 
 /// The command line's side of one of the engine's choices: an enum of the same variants with
 /// their names and help (the engine library knows nothing of the command line), and the
@@ -105,6 +105,14 @@ choices!(
         Off => Sparsity::Off.name(), "Every walker takes every flip it draws";
         Half => Sparsity::Half.name(), "The walks that hold their plateaus walk sparse (under a fixed plateau, the odd walkers): on 6x6x6 to 8x8x8 they descend far faster, and the free, escaping walks keep the lowest ranks of small shapes within reach";
         All => Sparsity::All.name(), "Every walker: the fastest descent on large shapes (CPU, 30 s: 7x7x7 to 310), but small shapes stall above their lowest ranks (4x4x4 at 52)";
+    }
+);
+
+choices!(
+    /// `--ring`.
+    RingArg => Ring {
+        F2 => Ring::F2.name(), "F2: coefficients 0 and 1 (every engine, group and move)";
+        Zt => Ring::Zt.name(), "{-1,0,1}, valid over Z and so over every ring (the field's catalogues rank schemes so): plain schemes on the CPU, from the naive scheme or --from files; a new best written as soon as found";
     }
 );
 

@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::choices::{
-    BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, SparsityArg, SymmetryArg,
+    BackendArg, FixedTermsArg, HintsArg, LadderArg, PartnersArg, ReductionsArg, RestartsArg, RingArg, SparsityArg,
+    SymmetryArg,
 };
 use super::duration::parse_positive_duration;
 use super::preset::PresetArg;
@@ -22,6 +23,13 @@ pub struct EngineArgs {
     /// On a GPU every visible device runs its own walkers (CUDA_VISIBLE_DEVICES picks the devices).
     #[arg(help_heading = "Engine", long, default_value = "auto")]
     pub backend: BackendArg,
+    /// The coefficients of the schemes walked: f2, or zt ({-1,0,1}, valid over Z).
+    ///
+    /// zt walks plain schemes on the CPU threads (any --backend but gpu): the naive scheme or
+    /// --from files read as they are (refused where a coefficient is outside {-1,0,1} or the
+    /// file is not valid over Z); every scheme written is verified over Z.
+    #[arg(help_heading = "Engine", long, value_enum, default_value = "f2")]
+    pub ring: RingArg,
     /// CPU threads (default: all cores; in an MPI job, each process its share of its host's).
     #[arg(help_heading = "Engine", long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
@@ -244,6 +252,7 @@ impl EngineArgs {
             },
             gpu_partners: self.gpu_partners.map(Into::into),
             walk: Walk {
+                ring: self.ring.into(),
                 plateau: self.plateau,
                 plus_slack: self.plus_slack,
                 plus_cap: self.plus_cap,

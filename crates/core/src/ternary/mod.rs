@@ -40,7 +40,10 @@ pub struct Trits {
 
 impl Trits {
     /// The zero factor.
-    pub const ZERO: Trits = Trits { nonzero: 0, negative: 0 };
+    pub const ZERO: Trits = Trits {
+        nonzero: 0,
+        negative: 0,
+    };
 
     /// The factor whose only nonzero entry is `i`, equal to 1.
     pub const fn unit(i: usize) -> Trits {
@@ -142,11 +145,12 @@ impl Trits {
         (self.times(negated), negated)
     }
 
-    /// Both planes in one integer (`nonzero` low, `negative` high): the key a walk's index
-    /// hashes, equal for equal factors only.
+    /// Both planes of a factor of `entries` entries side by side in one integer (`nonzero`
+    /// low, `negative` above it): the key a walk's index looks up, equal for equal factors
+    /// only, and as narrow as the factor allows (a 2x2 factor's key has 8 bits).
     #[inline(always)]
-    pub const fn key(self) -> u128 {
-        self.nonzero as u128 | (self.negative as u128) << 64
+    pub const fn key(self, entries: usize) -> u128 {
+        self.nonzero as u128 | (self.negative as u128) << entries
     }
 }
 
@@ -290,6 +294,6 @@ mod tests {
         assert_eq!(t.with(1, 2), None);
         assert_eq!(t.with(64, 1), None);
         assert!(!t.is_normal());
-        assert_eq!(t.key() >> 64, 1 << 3);
+        assert_eq!(t.key(16) >> 16, 1 << 3);
     }
 }

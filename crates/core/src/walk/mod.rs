@@ -21,6 +21,7 @@ pub(crate) mod index;
 mod plain;
 mod symmetric;
 pub(crate) mod table;
+mod ternary;
 
 pub use crate::plateau::Plateau;
 use crate::scheme::Scheme;
@@ -29,6 +30,7 @@ use crate::term::FactorBits;
 pub(crate) use bases::{three_are_dependent, Bases};
 pub use plain::Walker;
 pub use symmetric::SymmetricWalker;
+pub use ternary::TernaryWalker;
 
 pub use crate::counters::Counters;
 

@@ -293,31 +293,35 @@ impl Output {
     /// format instead (a rank-65,536 8x8x8 start made a 27 MB json that no reader took), and
     /// said; what is written is read back.
     pub fn write_scheme<F: FactorBits>(&self, scheme: &Verified<F>) -> Result<Vec<PathBuf>> {
-        let int = IntScheme::from_f2(scheme);
+        self.write_int(&IntScheme::from_f2(scheme), Ring::F2)
+    }
+
+    /// [`Output::write_scheme`] for a scheme with integer coefficients meant for `ring` (a
+    /// ternary search's, over Z), which the caller has verified over that ring.
+    pub fn write_int(&self, int: &IntScheme, ring: Ring) -> Result<Vec<PathBuf>> {
+        let (shape, rank) = (int.shape, int.rank());
         let mut paths = Vec::new();
         for &chosen in &self.formats {
             let mut format = chosen;
-            let mut text = formats::write(&int, format, Ring::F2)?;
+            let mut text = formats::write(int, format, ring)?;
             if text.len() as u64 > formats::MAX_SCHEME_BYTES && format != Format::Seed {
                 format = Format::Seed;
-                text = formats::write(&int, format, Ring::F2)?;
+                text = formats::write(int, format, ring)?;
                 tracing::warn!(
                     "{} rank {}: too large for a {chosen} file that can be read back; written as {format}",
-                    scheme.shape(),
-                    scheme.rank()
+                    shape,
+                    rank
                 );
             }
             if text.len() as u64 > formats::MAX_SCHEME_BYTES {
                 tracing::warn!(
                     "{} rank {}: too large for any scheme file that can be read back; kept in the checkpoint only",
-                    scheme.shape(),
-                    scheme.rank()
+                    shape,
+                    rank
                 );
                 continue;
             }
-            let path = self
-                .dir
-                .join(format!("{}-r{}.{}", scheme.shape(), scheme.rank(), format.extension()));
+            let path = self.dir.join(format!("{}-r{}.{}", shape, rank, format.extension()));
             replace_own_file(&path, text.as_bytes())?;
             paths.push(path);
         }

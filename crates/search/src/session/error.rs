@@ -19,6 +19,12 @@ pub enum SearchError {
     /// A ladder asked of a search with a start of its own.
     #[error("a ladder climbs from the naive scheme; a search from given schemes, of invariant schemes or from fixed cubes has its own start")]
     LadderOnGivenStart,
+    /// A choice a ternary search does not take yet.
+    #[error("over ZT (--ring zt), {what} is not built yet: a ternary search walks plain schemes on the CPU, from the naive scheme or given files")]
+    NotOverZt {
+        /// The choice.
+        what: &'static str,
+    },
     /// A resume asked for another shape than its checkpoint's.
     #[error("the shape {given} contradicts the search in {checkpoint} ({shape})")]
     ResumedShape {

@@ -14,6 +14,7 @@ pub mod preset;
 pub mod recipe;
 mod resume;
 mod starts;
+mod ternary;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -150,7 +151,10 @@ impl Search {
     /// Runs the search until its target, its time limit or `stop`: alone, or as the island
     /// of a job that `place` says; `process_start` is when its events' clock began.
     pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended, crate::Error> {
-        Ok(self.run_walk(stop, process_start, place)?)
+        Ok(match self.recipe.walk.ring {
+            recipe::Ring::F2 => self.run_walk(stop, process_start, place)?,
+            recipe::Ring::Zt => self.run_ternary(stop, place)?,
+        })
     }
 
     fn run_walk(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {

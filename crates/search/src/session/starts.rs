@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use flipgraph_core::formats::Format;
+use flipgraph_core::formats::{self, Format};
 use flipgraph_core::group::orbits;
+use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 
 use crate::engine::Group;
@@ -36,6 +37,32 @@ pub(super) fn fixed_terms_of(group: Group, starts: &[(String, WideScheme)]) -> R
 /// a folder given (files of no scheme format, a search's checkpoint and log among them, are
 /// passed over; a scheme file that does not read is an error naming it).
 pub(super) fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, WideScheme)>> {
+    scheme_files(paths)?
+        .into_iter()
+        .map(|f| Ok((f.display().to_string(), read_valid_f2(&f)?)))
+        .collect()
+}
+
+/// [`read_starts`] over {-1,0,1}: each file's scheme as it is (no reduction mod 2), refused
+/// where a coefficient is outside {-1,0,1} or it is not valid over Z.
+pub(super) fn read_ternary_starts(paths: &[PathBuf]) -> Result<Vec<(String, TernaryScheme)>> {
+    scheme_files(paths)?
+        .into_iter()
+        .map(|f| {
+            let name = f.display().to_string();
+            let file = formats::read_path(&f)?;
+            let mut scheme = TernaryScheme::from_int(&file.scheme).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            scheme.remove_zero_terms();
+            scheme
+                .verify()
+                .map_err(|d| anyhow::anyhow!("{name}: not a valid scheme over Z: {d}"))?;
+            Ok((name, scheme))
+        })
+        .collect()
+}
+
+/// Every file of `paths`, and every scheme file in a folder of them, sorted within a folder.
+fn scheme_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if !path.is_dir() {
@@ -53,10 +80,7 @@ pub(super) fn read_starts(paths: &[PathBuf]) -> Result<Vec<(String, WideScheme)>
         found.sort();
         files.extend(found);
     }
-    files
-        .into_iter()
-        .map(|f| Ok((f.display().to_string(), read_valid_f2(&f)?)))
-        .collect()
+    Ok(files)
 }
 
 /// Whether `path` ends in a scheme format's extension (`.json`, `.m`, `.exp`, `.txt`, `.b32`).

@@ -10,11 +10,13 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use flipgraph_core::device::Partners;
+use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::verify::verify;
 use flipgraph_core::Shape;
 use serde_json::json;
 
 use super::{median_of_runs, Args};
+use crate::commands::choices::RingArg;
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::lanes::{host_gpus, lanes, lanes_in_words};
 use crate::commands::search::interrupt_flag;
@@ -172,9 +174,7 @@ fn time_run(
         let path = out.join(format!("{shape}-r{r}.json"));
         path.exists().then_some(path)
     });
-    let ok = reached.is_some_and(|path| {
-        crate::schemes::read_valid_f2::<u64>(&path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok())
-    });
+    let ok = reached.is_some_and(|path| valid_result(&path, rank, lane.ring));
     if error.is_none() && ok {
         eprintln!("run {seed}: rank {rank} in {secs:.2}s");
         return RunEnd::Reached(secs);
@@ -189,6 +189,16 @@ fn time_run(
         ),
     }
     RunEnd::Missed { lowest, error }
+}
+
+/// Whether the result file `path` holds a valid scheme of rank `rank` or less over `ring`.
+fn valid_result(path: &Path, rank: usize, ring: RingArg) -> bool {
+    match ring {
+        RingArg::F2 => crate::schemes::read_valid_f2::<u64>(path).is_ok_and(|s| s.rank() <= rank && verify(&s).is_ok()),
+        RingArg::Zt => flipgraph_core::formats::read_path(path).is_ok_and(|file| {
+            TernaryScheme::from_int(&file.scheme).is_ok_and(|s| s.rank() <= rank && s.verify().is_ok())
+        }),
+    }
 }
 
 /// The run ends when this process does, even by `kill -9` (which no handler sees): Linux sends
@@ -368,6 +378,7 @@ pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
     // each run's own.
     let EngineArgs {
         backend,
+        ring,
         threads,
         gpu,
         walkers,
@@ -411,6 +422,7 @@ pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
         flags.push("--no-generalized-flips".into());
     }
     for (flag, value) in [
+        ("--ring", (*ring != RingArg::F2).then(|| value_name(*ring))),
         ("--threads", threads.map(|v| v.to_string())),
         ("--gpu", gpu.map(|v| v.to_string())),
         ("--reductions", reductions.map(value_name)),

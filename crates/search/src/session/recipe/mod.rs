@@ -48,6 +48,30 @@ pub enum Ladder {
     Off,
 }
 
+/// The coefficients a search's schemes have (`--ring`): not the ring a file declares
+/// ([`flipgraph_core::formats::Ring`]), but which flip graph it walks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ring {
+    /// F2: factors as bit masks, every engine and move (the default).
+    #[default]
+    F2,
+    /// {-1,0,1}, valid over Z ([`flipgraph_core::ternary`]): the CPU walk of plain schemes.
+    Zt,
+}
+
+impl Ring {
+    /// Every ring, in the order `--ring` lists them.
+    pub const ALL: [Ring; 2] = [Ring::F2, Ring::Zt];
+
+    /// The ring's name on the command line and in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ring::F2 => "f2",
+            Ring::Zt => "zt",
+        }
+    }
+}
+
 /// How a search walks, as its user chose it: `None` (and an empty `cubes`) where the library
 /// decides. [`Recipe::default`] is the command line with no flags. Its parts are held whole by
 /// whoever needs them (the engine spec takes the [`GpuTuning`] as it is).
@@ -78,6 +102,8 @@ pub struct Recipe {
 /// How each walker walks: its plateaus, plus moves, flips and reductions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Walk {
+    /// Which flip graph: F2 or ternary.
+    pub ring: Ring,
     /// Steps a walker holds its rank before a plus move.
     pub plateau: Option<u64>,
     /// How far above the start rank plus moves may climb.
@@ -99,6 +125,7 @@ pub struct Walk {
 impl Default for Walk {
     fn default() -> Walk {
         Walk {
+            ring: Ring::F2,
             plateau: None,
             plus_slack: None,
             plus_cap: None,

@@ -1,0 +1,344 @@
+//! A search over the ternary ring ZT (`--ring zt`): core's [`TernaryWalker`]s on CPU threads,
+//! a pool of the best schemes that stalled walkers restart from, and every improvement verified
+//! over Z and written at once (with an event), so that Ctrl-C or a crash loses nothing found.
+//!
+//! What it is not yet: a GPU walk, a resumable checkpoint (a later search starts `--from` the
+//! best file), islands, symmetric walks, the ladder and generalized flips. [`Search::run`]
+//! refuses those choices over ZT rather than ignore them.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use flipgraph_core::formats::{Format, Ring as FileRing};
+use flipgraph_core::known::best_known_rank;
+use flipgraph_core::rng::WyRand;
+use flipgraph_core::ternary::TernaryScheme;
+use flipgraph_core::walk::{Counters, Plateau, Reductions, TernaryWalker, WalkConfig};
+use flipgraph_core::Shape;
+use serde_json::json;
+
+use super::ended::Ended;
+use super::error::SearchError;
+use super::starts::read_ternary_starts;
+use super::Search;
+use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
+use crate::engine::{cores, Backend, PLUS_SLACK};
+use crate::islands::Place;
+use crate::output::Output;
+
+/// Walkers a thread runs in turn.
+const WALKERS_PER_THREAD: usize = 4;
+/// Steps a walker takes between its looks at the pool (about 30 ms on one core).
+const ROUND_STEPS: u64 = 100_000;
+/// Schemes of the best rank the pool keeps, for restarts.
+const POOL: usize = 64;
+
+/// What the threads share: the best scheme, the pool, the folder and the tallies.
+struct Shared {
+    best: TernaryScheme,
+    pool: Vec<TernaryScheme>,
+    output: Output,
+    best_file: Option<PathBuf>,
+    counters: Counters,
+    rejected: u64,
+    records: Vec<usize>,
+    improved_at: Duration,
+}
+
+/// The settled search: where it starts and stops, and how its walkers walk.
+struct Plan {
+    shape: Shape,
+    target: usize,
+    best_known: Option<usize>,
+    time: Option<Duration>,
+    stall: Option<Duration>,
+    threads: usize,
+    seed: u64,
+    patience: u64,
+    config: WalkConfig,
+}
+
+impl Search {
+    /// [`Search::run`] over ZT.
+    pub(super) fn run_ternary(&self, stop: &AtomicBool, place: Option<Place>) -> Result<Ended> {
+        self.refuse_over_zt(place.as_ref())?;
+        let starts = match self.from.is_empty() {
+            true => {
+                let shape = self.shape.ok_or(SearchError::NoStart)?;
+                vec![(
+                    "the naive scheme".to_owned(),
+                    TernaryScheme::naive(shape).map_err(|e| anyhow::anyhow!("{e}"))?,
+                )]
+            }
+            false => read_ternary_starts(&self.from)?,
+        };
+        let shape = starts[0].1.shape();
+        if let Some((name, s)) = starts.iter().find(|(_, s)| s.shape() != shape) {
+            anyhow::bail!(
+                "{name}: a {} scheme among {shape} starts (all starts are of one shape)",
+                s.shape()
+            );
+        }
+        if let Some(given) = self.shape.filter(|&g| g != shape) {
+            return Err(SearchError::ShapeOfStarts { given, shape }.into());
+        }
+        let plan = self.plan(shape, starts.iter().map(|(_, s)| s.rank()).min().expect("a start"));
+        let out_dir = self
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("results/{shape}-zt")));
+        let mut output = Output::open(&out_dir, self.formats.clone(), false)?;
+        let best = starts
+            .iter()
+            .map(|(_, s)| s)
+            .min_by_key(|s| s.rank())
+            .expect("a start")
+            .clone();
+        output.event(&json!({
+            "event": "start", "ring": "zt", "shape": shape.to_string(), "rank": best.rank(),
+            "target": plan.target, "threads": plan.threads, "seed": plan.seed,
+        }))?;
+        let begun = Instant::now();
+        let shared = Mutex::new(Shared {
+            pool: starts.into_iter().map(|(_, s)| s).collect(),
+            best,
+            output,
+            best_file: None,
+            counters: Counters::default(),
+            rejected: 0,
+            records: Vec::new(),
+            improved_at: Duration::ZERO,
+        });
+        let why = std::thread::scope(|s| {
+            let walks: Vec<_> = (0..plan.threads)
+                .map(|thread| {
+                    let (plan, shared, quiet) = (&plan, &shared, self.quiet);
+                    s.spawn(move || plan.walk(thread, shared, stop, begun, quiet))
+                })
+                .collect();
+            walks
+                .into_iter()
+                .map(|w| w.join().expect("a ternary walk thread panicked"))
+                .min_by_key(|s| *s as u8)
+        });
+        let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
+        let walk_time = begun.elapsed();
+        let stop = why.unwrap_or(Stop::Interrupted);
+        shared.output.event(&json!({
+            "event": "end", "ring": "zt", "stop": stop.name(), "best_rank": shared.best.rank(),
+            "vertices": shared.counters.vertices, "seconds": walk_time.as_secs_f64(),
+        }))?;
+        Ok(Ended {
+            shape,
+            best_known: plan.best_known,
+            out_dir,
+            best_rank: shared.best.rank(),
+            best: shared.best.to_int(),
+            best_file: shared.best_file,
+            counters: shared.counters,
+            walk_time,
+            elapsed: walk_time,
+            stop,
+            rejected: shared.rejected,
+            records: shared.records,
+            climb: None,
+            unwritten: Unwritten::default(),
+        })
+    }
+
+    /// The choices a ZT search does not take yet, refused by name.
+    fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
+        let recipe = &self.recipe;
+        let unsupported = [
+            (recipe.backend == Backend::Gpu, "the GPU backend (use --backend cpu)"),
+            (
+                self.resume.is_some(),
+                "--resume (start --from the best file of the folder)",
+            ),
+            (place.is_some_and(|p| p.island.size() > 1), "islands"),
+            (
+                recipe.symmetric.symmetry.is_some() || !recipe.symmetric.cubes.is_empty(),
+                "symmetric walks and cubes",
+            ),
+            (
+                self.formats.contains(&Format::Seed),
+                "the seed format (it holds bits only)",
+            ),
+        ];
+        match unsupported.into_iter().find(|(asked, _)| *asked) {
+            Some((_, what)) => Err(SearchError::NotOverZt { what }.into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The plan of a search of `shape` from a start of rank `start_rank`.
+    fn plan(&self, shape: Shape, start_rank: usize) -> Plan {
+        // A ternary scheme mod 2 is an F2 scheme of its rank: the F2 best known rank is the
+        // lowest any known ternary scheme has, and a ternary scheme below it an F2 record too.
+        let best_known = self.best_known.or(best_known_rank(shape));
+        let walk = &self.recipe.walk;
+        Plan {
+            shape,
+            target: self
+                .target
+                .unwrap_or_else(|| default_target(shape, best_known, start_rank)),
+            best_known,
+            time: self.time,
+            stall: self.stall,
+            threads: self.recipe.threads.unwrap_or_else(cores).max(1),
+            seed: self.recipe.seed(),
+            patience: self.recipe.schedule.patience.unwrap_or(PATIENCE),
+            config: WalkConfig {
+                plateau: walk.plateau.map_or(WalkConfig::default().plateau, Plateau::Fixed),
+                generalized: false,
+                max_rank: usize::MAX,
+                sparsity: walk
+                    .sparsity
+                    .unwrap_or_default()
+                    .for_style(flipgraph_core::plateau::Style::Escape),
+                reductions: walk.reductions.unwrap_or(Reductions::Scan),
+            },
+        }
+    }
+}
+
+/// One walker of a thread: the walk, and its best rank and steps when it last improved.
+struct Walker {
+    walk: TernaryWalker,
+    best: usize,
+    steps_at_best: u64,
+    counted: Counters,
+}
+
+impl Plan {
+    /// Thread `thread`'s walk until the target, the time, the stall limit or `stop`; returns why
+    /// it ended.
+    fn walk(&self, thread: usize, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Stop {
+        let mut rng = WyRand::new(WyRand::nth(self.seed, thread as u64 + 1));
+        let mut walkers: Vec<Walker> = (0..WALKERS_PER_THREAD)
+            .map(|_| self.load(&shared.lock().expect("pool").pool, &mut rng))
+            .collect();
+        loop {
+            if let Some(why) = self.ended(shared, stop, begun) {
+                return why;
+            }
+            for w in &mut walkers {
+                w.walk.walk(ROUND_STEPS, self.target);
+            }
+            let mut s = shared.lock().expect("a walk thread panicked holding the pool");
+            for w in &mut walkers {
+                let now = w.walk.counters();
+                let mut done = now;
+                done.subtract(w.counted);
+                s.counters += done;
+                w.counted = now;
+                self.offer(&mut s, w, begun, quiet);
+                if now.steps - w.steps_at_best > self.patience {
+                    *w = self.load(&s.pool, &mut rng);
+                }
+            }
+        }
+    }
+
+    /// A walker on a random scheme of `pool`, with plus moves up to [`PLUS_SLACK`] above it.
+    fn load(&self, pool: &[TernaryScheme], rng: &mut WyRand) -> Walker {
+        let start = &pool[rng.below(pool.len())];
+        let config = WalkConfig {
+            max_rank: start.rank() + PLUS_SLACK,
+            ..self.config
+        };
+        let walk = TernaryWalker::new(start, config, rng.bits());
+        Walker {
+            best: walk.best_rank(),
+            walk,
+            steps_at_best: 0,
+            counted: Counters::default(),
+        }
+    }
+
+    /// Takes walker `w`'s best into the pool where it is as good as the pool's, and writes it
+    /// where it is better than every scheme so far (verified over Z first).
+    fn offer(&self, s: &mut Shared, w: &mut Walker, begun: Instant, quiet: bool) {
+        if w.walk.best_rank() < w.best {
+            w.best = w.walk.best_rank();
+            w.steps_at_best = w.walk.counters().steps;
+        }
+        if w.best > s.best.rank() || (w.best == s.best.rank() && s.pool.len() >= POOL) {
+            return;
+        }
+        let scheme = w.walk.best();
+        if scheme.verify().is_err() {
+            s.rejected += 1;
+            tracing::error!(
+                "a ternary walker's scheme of rank {} failed verification over Z; passed over",
+                scheme.rank()
+            );
+            return;
+        }
+        if scheme.rank() == s.best.rank() {
+            if !s.pool.contains(&scheme) {
+                s.pool.push(scheme);
+            }
+            return;
+        }
+        s.pool = vec![scheme.clone()];
+        s.best = scheme;
+        s.improved_at = begun.elapsed();
+        self.write_best(s, quiet);
+    }
+
+    /// Writes the new best scheme and its event, and says so.
+    fn write_best(&self, s: &mut Shared, quiet: bool) {
+        let rank = s.best.rank();
+        let secs = s.improved_at.as_secs_f64();
+        let written = s.output.write_int(&s.best.to_int(), FileRing::Z);
+        let files: Vec<String> = match written {
+            Ok(paths) => {
+                s.best_file = paths.first().cloned();
+                paths.iter().map(|p| p.display().to_string()).collect()
+            }
+            Err(e) => {
+                tracing::error!("cannot write the {} scheme of rank {rank}: {e:#}", self.shape);
+                Vec::new()
+            }
+        };
+        if self.best_known.is_some_and(|k| rank < k) {
+            s.records.push(rank);
+        }
+        let event = json!({"event": "improved", "ring": "zt", "rank": rank, "seconds": secs, "files": files});
+        if let Err(e) = s.output.event(&event).context("event log") {
+            tracing::error!("{e:#}");
+        }
+        if !quiet {
+            let rate = s.counters.vertices as f64 / secs.max(1e-9);
+            eprintln!(
+                "{} over ZT: rank {rank} at {secs:.1}s ({:.1} M vertices/s)",
+                self.shape,
+                rate / 1e6
+            );
+        }
+    }
+
+    /// Why the search ends now, if it does.
+    fn ended(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant) -> Option<Stop> {
+        let s = shared.lock().expect("a walk thread panicked holding the pool");
+        let elapsed = begun.elapsed();
+        if s.best.rank() <= self.target {
+            Some(Stop::Target)
+        } else if stop.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else if self.time.is_some_and(|t| elapsed >= t) {
+            Some(Stop::TimeLimit)
+        } else if self
+            .stall
+            .is_some_and(|limit| elapsed.saturating_sub(s.improved_at) >= limit.max(s.improved_at))
+        {
+            Some(Stop::Stalled)
+        } else {
+            None
+        }
+    }
+}

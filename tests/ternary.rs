@@ -1,0 +1,133 @@
+//! End-to-end tests of `flipgraph search --ring zt`: the ternary search reaches its target and
+//! every file it writes is valid over Z with coefficients in {-1,0,1}; what it does not take
+//! yet is refused by name.
+
+use std::path::Path;
+use std::time::Duration;
+
+mod common;
+
+use common::{bin, data, output_within, text};
+use flipgraph_core::formats::{read_path, write, Format, Ring};
+use flipgraph_core::ternary::TernaryScheme;
+use flipgraph_core::Shape;
+
+/// Every result file of `dir`, read as a ternary scheme and verified over Z; their ranks.
+fn ternary_results(dir: &Path) -> Vec<usize> {
+    let mut ranks = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.file_name().unwrap().to_string_lossy().contains("-r") {
+            continue;
+        }
+        let file = read_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(file.declared_ring, Some(Ring::Z), "{}", path.display());
+        let scheme = TernaryScheme::from_int(&file.scheme).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(scheme.verify(), Ok(()), "{}", path.display());
+        ranks.push(scheme.rank());
+    }
+    ranks.sort_unstable();
+    ranks
+}
+
+#[test]
+fn a_ternary_search_of_3x3x3_reaches_23_on_the_cpu_and_every_file_is_valid_over_z() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let mut search = bin();
+    search.args([
+        "search",
+        "--size",
+        "3",
+        "--ring",
+        "zt",
+        "--backend",
+        "cpu",
+        "--time",
+        "120s",
+        "--seed",
+        "3",
+    ]);
+    search.arg("--out").arg(&out);
+    let done = output_within(&mut search, Duration::from_secs(150), "the ternary search of 3x3x3");
+    assert!(done.status.success(), "{}", text(&done));
+    let ranks = ternary_results(&out);
+    assert_eq!(ranks.first(), Some(&23), "ranks written: {ranks:?}\n{}", text(&done));
+    assert!(text(&done).contains("target reached: best rank 23"), "{}", text(&done));
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    assert!(events
+        .lines()
+        .any(|l| l.contains("\"event\":\"end\"") && l.contains("\"stop\":\"target\"")));
+}
+
+#[test]
+fn a_ternary_search_walks_on_from_a_ternary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let start = data("2x4x4-r26-perminov-ternary.json");
+    let mut search = bin();
+    search.args([
+        "search",
+        "--ring",
+        "zt",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--time",
+        "3s",
+        "--target-rank",
+        "20",
+    ]);
+    search.arg("--from").arg(&start).arg("--out").arg(&out);
+    let done = output_within(&mut search, Duration::from_secs(60), "the ternary search from a file");
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(
+        text(&done).contains("time limit: best rank 26 (2x4x4)"),
+        "{}",
+        text(&done)
+    );
+    // Nothing below the start was found, so nothing was written; what is there verifies.
+    assert!(ternary_results(&out).iter().all(|&r| r < 26));
+}
+
+#[test]
+fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let f2_only = data("4x4x4-r47-flipgraph.json");
+    let cases: [(&[&str], &str); 3] = [
+        (&["--size", "3", "--backend", "gpu"], "the GPU backend"),
+        (&["--size", "3", "--symmetry", "c3"], "symmetric walks"),
+        // An F2 scheme that is no scheme over Z.
+        (&["--from", f2_only.to_str().unwrap()], "not a valid scheme over Z"),
+    ];
+    for (args, says) in cases {
+        let out = bin()
+            .args(["search", "--ring", "zt", "--time", "5s"])
+            .args(args)
+            .arg("--out")
+            .arg(dir.path().join("refused"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let said = text(&out);
+        assert!(said.contains(says) && !said.contains("panicked"), "{args:?}: {said}");
+    }
+    // A coefficient 2: the file and the coefficient named.
+    let mut two = TernaryScheme::naive(Shape::square(2).unwrap()).unwrap().to_int();
+    two.terms[0].factors[0][0] = 2;
+    let file = dir.path().join("two.json");
+    std::fs::write(&file, write(&two, Format::PerminovJson, Ring::Z).unwrap()).unwrap();
+    let out = bin()
+        .args(["search", "--ring", "zt", "--time", "5s", "--from"])
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.path().join("two"))
+        .output()
+        .unwrap();
+    let said = text(&out);
+    assert!(
+        !out.status.success() && said.contains("two.json") && said.contains("coefficient 2"),
+        "{said}"
+    );
+}
