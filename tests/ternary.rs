@@ -131,3 +131,21 @@ fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
         "{said}"
     );
 }
+
+#[test]
+fn known_lists_the_ternary_ranks() {
+    let out = bin().args(["known", "4", "--ring", "zt"]).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let said = text(&out);
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("4x4x4") && l.split_whitespace().nth(1) == Some("49")),
+        "{said}"
+    );
+    let f2 = text(&bin().args(["known", "4"]).output().unwrap());
+    assert!(
+        f2.lines()
+            .any(|l| l.starts_with("4x4x4") && l.split_whitespace().nth(1) == Some("47")),
+        "{f2}"
+    );
+}

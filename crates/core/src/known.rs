@@ -15,12 +15,15 @@ const TABLE: &str = include_str!("../data/best-known-f2.tsv");
 /// The table beyond 8x8x8, in the same layout.
 const WIDE_TABLE: &str = include_str!("../data/best-known-f2-wide.tsv");
 
-/// One format's best known rank over F2.
+/// The best known ranks over ZT (coefficients -1, 0, 1) up to 16, in the same layout.
+const ZT_TABLE: &str = include_str!("../data/best-known-zt.tsv");
+
+/// One format's best known rank over F2 (or, from [`zt_table`], over ZT).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BestKnown {
     /// The dimensions in increasing order (the rank is the same for every order).
     pub dims: [usize; 3],
-    /// The best known rank over F2.
+    /// The best known rank over the table's ring.
     pub rank: usize,
     /// Where the scheme of that rank comes from (a paper, a repository path).
     pub source: &'static str,
@@ -37,6 +40,22 @@ pub fn table() -> impl Iterator<Item = BestKnown> {
 /// matrix), smallest format first.
 pub fn wide_table() -> impl Iterator<Item = BestKnown> {
     entries(WIDE_TABLE)
+}
+
+/// Every entry of the table over ZT (schemes with coefficients -1, 0 and 1, valid over Z),
+/// from 2x2x2 to 16x16x16, smallest format first; its note gives the Z rank.
+pub fn zt_table() -> impl Iterator<Item = BestKnown> {
+    entries(ZT_TABLE)
+}
+
+/// The best known rank over ZT for `shape`, if known: what a ternary search aims at, and what
+/// a ternary record has to beat.
+pub fn best_known_zt_rank(shape: Shape) -> Option<usize> {
+    let d = shape.sorted_dims();
+    if d[0] == 1 {
+        return Some(d[1] * d[2]);
+    }
+    zt_table().find(|entry| entry.dims == d).map(|entry| entry.rank)
 }
 
 /// The entries of one table's text.
@@ -96,6 +115,28 @@ mod tests {
 
     fn s(n: usize, m: usize, p: usize) -> Shape {
         Shape::new(n, m, p).unwrap()
+    }
+
+    #[test]
+    fn the_zt_table_parses_whole_and_is_never_below_the_f2_table() {
+        let lines = ZT_TABLE
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("n\t"))
+            .count();
+        assert_eq!(zt_table().count(), lines, "a line of the ZT table does not parse");
+        // A ZT scheme mod 2 is an F2 scheme of its rank.
+        for e in zt_table() {
+            // Formats of more than 128 entries a matrix are listed but not walked.
+            let Ok(shape) = Shape::new(e.dims[0], e.dims[1], e.dims[2]) else {
+                continue;
+            };
+            if let Some(f2) = best_known_rank(shape) {
+                assert!(f2 <= e.rank, "{shape}: F2 {f2} above ZT {}", e.rank);
+            }
+        }
+        assert_eq!(best_known_zt_rank(s(4, 4, 4)), Some(49));
+        assert_eq!(best_known_zt_rank(s(4, 3, 3)), best_known_zt_rank(s(3, 3, 4)));
+        assert_eq!(best_known_zt_rank(s(3, 6, 6)), Some(82));
     }
 
     #[test]

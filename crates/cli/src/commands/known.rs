@@ -7,14 +7,15 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use flipgraph_core::construction::{self, Construction};
-use flipgraph_core::known::{best_known, best_known_rank, table, wide_table, BestKnown};
+use flipgraph_core::known::{best_known, best_known_rank, table, wide_table, zt_table, BestKnown};
 use flipgraph_core::serendipity::rank_or_naive;
 use flipgraph_core::Shape;
 
+use super::choices::RingArg;
 use crate::schemes::read_checked;
 
-/// The best known rank over F2 of every format up to 8x8x8 (with --wide: of the 309 larger
-/// formats up to 16 whose matrices have at most 128 entries), with its source; with `--results`,
+/// The best known rank over F2 (or, with --ring zt, over {-1,0,1}) of every format up to
+/// 8x8x8 (with --wide: of the larger formats up to 16), with its source; with `--results`,
 /// the best verified scheme found in result folders beside it.
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,22 +38,32 @@ pub struct Args {
     /// --results from the best schemes found there.
     #[arg(long, requires = "shape")]
     constructions: bool,
+    /// The ring of the ranks: f2, or zt (coefficients -1, 0, 1, valid over Z: the field's
+    /// catalogues rank schemes so; the note gives the Z rank).
+    #[arg(long, value_enum, default_value = "f2", conflicts_with_all = ["results", "constructions"])]
+    ring: RingArg,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let (true, Some(shape)) = (args.constructions, args.shape) {
         return list_constructions(shape, &args.results);
     }
+    let zt = args.ring == RingArg::Zt;
     let entries: Vec<BestKnown> = match args.shape {
         Some(shape) => {
-            let entry =
-                best_known(shape).with_context(|| format!("{shape}: no best known rank (no dimension of 1)"))?;
+            let entry = match zt {
+                true => zt_table().find(|e| e.dims == shape.sorted_dims()),
+                false => best_known(shape),
+            };
+            let entry = entry.with_context(|| format!("{shape}: no best known rank (no dimension of 1)"))?;
             if entry.dims != shape.dims() {
                 let [n, m, p] = entry.dims;
                 println!("{shape}: the table lists it as {n}x{m}x{p} (the rank does not depend on the order)");
             }
             vec![entry]
         }
+        // Over ZT one table up to 16: --wide lists its formats beyond 8x8x8.
+        None if zt => zt_table().filter(|e| (e.dims[2] > 8) == args.wide).collect(),
         None if args.wide => wide_table().collect(),
         None => table().collect(),
     };

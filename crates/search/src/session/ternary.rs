@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{Format, Ring as FileRing};
-use flipgraph_core::known::best_known_rank;
+use flipgraph_core::known::best_known_zt_rank;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::walk::{Counters, Plateau, Reductions, TernaryWalker, WalkConfig};
@@ -176,9 +176,9 @@ impl Search {
 
     /// The plan of a search of `shape` from a start of rank `start_rank`.
     fn plan(&self, shape: Shape, start_rank: usize) -> Plan {
-        // A ternary scheme mod 2 is an F2 scheme of its rank: the F2 best known rank is the
-        // lowest any known ternary scheme has, and a ternary scheme below it an F2 record too.
-        let best_known = self.best_known.or(best_known_rank(shape));
+        // The best known rank over ZT (a ternary scheme below the F2 table's would be an F2
+        // record too: its reduction mod 2 is an F2 scheme of its rank).
+        let best_known = self.best_known.or(best_known_zt_rank(shape));
         let walk = &self.recipe.walk;
         Plan {
             shape,
@@ -305,8 +305,13 @@ impl Plan {
                 Vec::new()
             }
         };
-        if self.best_known.is_some_and(|k| rank < k) {
+        if let Some(known) = self.best_known.filter(|&k| rank < k) {
             s.records.push(rank);
+            tracing::warn!(
+                "*** NEW RECORD over ZT: {} rank {rank} below the best known ZT rank {known}: {} ***",
+                self.shape,
+                files.join(", ")
+            );
         }
         let event = json!({"event": "improved", "ring": "zt", "rank": rank, "seconds": secs, "files": files});
         if let Err(e) = s.output.event(&event).context("event log") {
