@@ -24,7 +24,7 @@ use super::ended::Ended;
 use super::error::SearchError;
 use super::starts::read_ternary_starts;
 use super::Search;
-use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
+use crate::driver::{default_target, Stop, Unwritten, FOLLOW, PATIENCE};
 use crate::engine::{cores, Backend, PLUS_SLACK};
 use crate::islands::Place;
 use crate::output::Output;
@@ -33,6 +33,11 @@ use crate::output::Output;
 const WALKERS_PER_THREAD: usize = 4;
 /// Steps a walker takes between its looks at the pool (about 30 ms on one core).
 const ROUND_STEPS: u64 = 100_000;
+/// The floor of the walkers' adaptive plateaus. Ternary reductions are rarer than F2 ones (a
+/// flip that would make a coefficient ±2 is no move): on 3x4x5, 2 threads, 20-30 s, seeds 1-2,
+/// fixed plateaus of 20k to 1M steps reached 51-55 where the F2 walk's adaptive floor of 1,000
+/// reached 53-57.
+const PLATEAU_FLOOR: u32 = 100_000;
 /// Schemes of the best rank the pool keeps, for restarts.
 const POOL: usize = 64;
 
@@ -46,6 +51,8 @@ struct Shared {
     rejected: u64,
     records: Vec<usize>,
     improved_at: Duration,
+    /// New best schemes so far: a walker that has not seen the last one may follow it.
+    improvements: u64,
 }
 
 /// The settled search: where it starts and stops, and how its walkers walk.
@@ -58,6 +65,8 @@ struct Plan {
     threads: usize,
     seed: u64,
     patience: u64,
+    /// Percent of the walkers behind a new best that restart from it.
+    follow: u32,
     config: WalkConfig,
 }
 
@@ -111,6 +120,7 @@ impl Search {
             rejected: 0,
             records: Vec::new(),
             improved_at: Duration::ZERO,
+            improvements: 0,
         });
         let why = std::thread::scope(|s| {
             let walks: Vec<_> = (0..plan.threads)
@@ -191,8 +201,11 @@ impl Search {
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
             seed: self.recipe.seed(),
             patience: self.recipe.schedule.patience.unwrap_or(PATIENCE),
+            follow: self.recipe.schedule.follow.unwrap_or(FOLLOW).min(100),
             config: WalkConfig {
-                plateau: walk.plateau.map_or(WalkConfig::default().plateau, Plateau::Fixed),
+                plateau: walk
+                    .plateau
+                    .map_or(Plateau::Adaptive { floor: PLATEAU_FLOOR }, Plateau::Fixed),
                 generalized: false,
                 max_rank: usize::MAX,
                 sparsity: walk
@@ -211,6 +224,8 @@ struct Walker {
     best: usize,
     steps_at_best: u64,
     counted: Counters,
+    /// The pool's improvements this walker has seen.
+    seen: u64,
 }
 
 impl Plan {
@@ -236,9 +251,14 @@ impl Plan {
                 s.counters += done;
                 w.counted = now;
                 self.offer(&mut s, w, begun, quiet);
-                if now.steps - w.steps_at_best > self.patience {
+                // Behind a new best, a walker follows it by chance (TFG copies the best so with
+                // probability 1/2); one without progress for its patience restarts.
+                let follows =
+                    w.seen < s.improvements && w.best > s.best.rank() && rng.below(100) < self.follow as usize;
+                if follows || now.steps - w.steps_at_best > self.patience {
                     *w = self.load(&s.pool, &mut rng);
                 }
+                w.seen = s.improvements;
             }
         }
     }
@@ -256,6 +276,7 @@ impl Plan {
             walk,
             steps_at_best: 0,
             counted: Counters::default(),
+            seen: 0,
         }
     }
 
@@ -287,6 +308,7 @@ impl Plan {
         s.pool = vec![scheme.clone()];
         s.best = scheme;
         s.improved_at = begun.elapsed();
+        s.improvements += 1;
         self.write_best(s, quiet);
     }
 
