@@ -24,7 +24,7 @@ use super::ended::Ended;
 use super::error::SearchError;
 use super::starts::read_ternary_starts;
 use super::Search;
-use crate::driver::{default_target, Stop, Unwritten, FOLLOW, PATIENCE};
+use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
 use crate::engine::{cores, Backend, PLUS_SLACK};
 use crate::islands::Place;
 use crate::output::Output;
@@ -38,6 +38,12 @@ const ROUND_STEPS: u64 = 100_000;
 /// fixed plateaus of 20k to 1M steps reached 51-55 where the F2 walk's adaptive floor of 1,000
 /// reached 53-57.
 const PLATEAU_FLOOR: u32 = 100_000;
+/// The percent of the walkers behind a new best that restart from it, by default: none. Right
+/// after an improvement the pool holds one scheme, and walkers that follow it lose their
+/// diversity: on one H200 host's 16 cores (2026-11-28, seeds 1-2), 4x4x4 in 45 s reached 52 and
+/// 49 (at 14.8 s) without following against 54 and 52 with half following, 3x4x5 in 25 s 49
+/// and 50 against 51 and 51. (The F2 search's pool is diverse; its default is 100.)
+const ZT_FOLLOW: u32 = 0;
 /// Schemes of the best rank the pool keeps, for restarts.
 const POOL: usize = 64;
 
@@ -201,7 +207,7 @@ impl Search {
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
             seed: self.recipe.seed(),
             patience: self.recipe.schedule.patience.unwrap_or(PATIENCE),
-            follow: self.recipe.schedule.follow.unwrap_or(FOLLOW).min(100),
+            follow: self.recipe.schedule.follow.unwrap_or(ZT_FOLLOW).min(100),
             config: WalkConfig {
                 plateau: walk
                     .plateau
@@ -251,8 +257,8 @@ impl Plan {
                 s.counters += done;
                 w.counted = now;
                 self.offer(&mut s, w, begun, quiet);
-                // Behind a new best, a walker follows it by chance (TFG copies the best so with
-                // probability 1/2); one without progress for its patience restarts.
+                // Behind a new best, a walker follows it by chance (--follow; none by default);
+                // one without progress for its patience restarts from the pool.
                 let follows =
                     w.seen < s.improvements && w.best > s.best.rank() && rng.below(100) < self.follow as usize;
                 if follows || now.steps - w.steps_at_best > self.patience {
