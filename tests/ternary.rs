@@ -149,3 +149,28 @@ fn known_lists_the_ternary_ranks() {
         "{f2}"
     );
 }
+
+#[test]
+fn campaigns_and_throughput_benches_over_zt_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c");
+    for args in [
+        vec![
+            "campaign",
+            "--ring",
+            "zt",
+            "--sizes",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        vec!["bench", "--ring", "zt", "--sizes", "3"],
+    ] {
+        let done = bin().args(&args).output().unwrap();
+        let said = text(&done);
+        assert!(
+            !done.status.success() && said.contains("--ring zt") && !said.contains("panicked"),
+            "{args:?}: {said}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ use flipgraph_core::verify::verify;
 use flipgraph_core::{Scheme, Shape, WideScheme};
 use serde_json::json;
 
+use super::choices::RingArg;
 use super::engine_args::{at_least_one, EngineArgs};
 use crate::driver::progress::{si, Progress};
 use crate::driver::{self, Driver, SearchConfig};
@@ -142,6 +143,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             anyhow::bail!("--sizes is for throughput runs; --time-to-rank names its own format")
         }
         Some((shape, rank)) => time_to_rank::time_to_rank(&args, shape, rank),
+        None if args.engine.ring == RingArg::Zt => anyhow::bail!(
+            "--ring zt: bench measures ternary searches by --time-to-rank (throughput runs open the F2 engines); a ternary search reports its vertices/s when it ends"
+        ),
         None => throughput(&args),
     }
 }
