@@ -16,6 +16,8 @@
 //!   verification over F2 and Z, and the single-scheme random walk.
 //! - [`group`] and [`symmetry`] (feature `alloc`): the symmetry groups (C3, Z2, C6), schemes
 //!   invariant under them as orbits, their moves, and one walk generic over the group.
+//! - [`ternary`]: the ring ZT ({-1,0,1}, valid over Z): factors as two bit planes, its moves
+//!   (`no_std`), and, with `alloc`, its schemes verified over Z; [`walk::TernaryWalker`] walks it.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
 //!
 //! ```
