@@ -18,6 +18,7 @@
 
 mod bases;
 pub(crate) mod index;
+mod pending;
 mod plain;
 mod symmetric;
 pub(crate) mod table;

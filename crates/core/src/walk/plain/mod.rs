@@ -15,6 +15,7 @@
 use alloc::vec::Vec;
 
 use super::index::{self, factor_of, slot_of, Group, Index, NONE};
+use super::pending::{Pending, ALL_GROUPS};
 use super::Bases;
 use super::{three_are_dependent, walk_by_inherent_methods, Counters, Reductions, Sparsity, WalkConfig};
 use crate::moves::{flip, generalized_flip_rank, group_is_reducible, merge, plus, Moves};
@@ -26,9 +27,6 @@ use crate::sparsity::{self, weight};
 use crate::term::{FactorBits, Position, Term};
 
 walk_by_inherent_methods!(@F, Walker<F>);
-
-/// A work-list mask naming all three positions.
-const ALL_GROUPS: u8 = 0b111;
 
 /// The index entry of factor `pos` of term slot `t`.
 #[inline(always)]
@@ -60,7 +58,7 @@ pub struct Walker<F: FactorBits = u64> {
     /// A table per position: the entry of factor `pos` of slot `t` is `entry(t, pos)`.
     index: Index<3, F>,
     /// Terms whose factors changed, with a bit mask of the positions whose groups to check.
-    work: Vec<(u32, u8)>,
+    work: Pending,
     scratch_ids: Vec<u32>,
     scratch_terms: Vec<Term<F>>,
     bases: Bases<F>,
@@ -80,7 +78,7 @@ impl<F: Moves> Walker<F> {
             clock: Clock::new(config.plateau),
             terms: Vec::with_capacity(capacity),
             index: Index::new(capacity, capacity, Position::ALL.map(|pos| shape.factor_bits(pos))),
-            work: Vec::new(),
+            work: Pending::default(),
             scratch_ids: Vec::new(),
             scratch_terms: Vec::new(),
             bases: Bases::new(),
@@ -88,7 +86,7 @@ impl<F: Moves> Walker<F> {
         };
         for &t in scheme.terms().iter().filter(|t| !t.is_zero()) {
             let id = w.add_term(t);
-            w.work.push((id, ALL_GROUPS));
+            w.work.push(id, ALL_GROUPS);
         }
         w.best = w.current_terms();
         w.reduce_pending(w.rank());
@@ -177,7 +175,7 @@ impl<F: Moves> Walker<F> {
                 if term.is_zero() {
                     self.remove_term(id);
                 } else if scan {
-                    self.work.push((id, others));
+                    self.work.push(id, others);
                 }
             }
         } else if scan {
@@ -223,13 +221,8 @@ impl<F: Moves> Walker<F> {
     /// Checks every term in `work` for reductions, and the terms those change, until none is left.
     /// `before` is the rank before the move that queued them.
     fn reduce_pending(&mut self, before: usize) {
-        while let Some((t, mask)) = self.work.pop() {
-            for pos in Position::ALL.into_iter().filter(|p| mask & 1 << p.index() != 0) {
-                if !self.index.is_live(t) {
-                    break;
-                }
-                self.reduce_group_of(t, pos);
-            }
+        while let Some((t, pos)) = self.work.next(|t| self.index.is_live(t)) {
+            self.reduce_group_of(t, pos);
         }
         if self.rank() < before {
             self.clock.reduced();
@@ -278,7 +271,7 @@ impl<F: Moves> Walker<F> {
                 .find(|&p| merged.get(p) != tt.get(p))
                 .expect("a merge changes a factor");
             self.set_factor(t, pos, merged.get(pos));
-            self.work.push((t, ALL_GROUPS));
+            self.work.push(t, ALL_GROUPS);
         }
         true
     }
@@ -326,7 +319,7 @@ impl<F: Moves> Walker<F> {
                         self.set_factor(id, other, new.get(other));
                     }
                 }
-                self.work.push((id, ALL_GROUPS));
+                self.work.push(id, ALL_GROUPS);
             }
         }
     }

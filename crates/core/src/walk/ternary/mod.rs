@@ -12,6 +12,7 @@
 use alloc::vec::Vec;
 
 use super::index::{self, factor_of, slot_of, Index, NONE};
+use super::pending::{Pending, ALL_GROUPS};
 use super::{Counters, Reductions, Sparsity, WalkConfig};
 use crate::plateau::Clock;
 use crate::rng::WyRand;
@@ -19,9 +20,6 @@ use crate::shape::Shape;
 use crate::sparsity;
 use crate::term::Position;
 use crate::ternary::{flip, merge, plus, TernaryScheme, TernaryTerm, Trits};
-
-/// A work-list mask naming all three positions.
-const ALL_GROUPS: u8 = 0b111;
 
 /// The index entry of factor `pos` of term slot `t`.
 #[inline(always)]
@@ -49,7 +47,7 @@ pub struct TernaryWalker {
     terms: Vec<TernaryTerm>,
     index: Index<3, u128>,
     /// Terms whose factors changed, with a bit mask of the positions whose groups to check.
-    work: Vec<(u32, u8)>,
+    work: Pending,
     best: Vec<TernaryTerm>,
 }
 
@@ -69,12 +67,12 @@ impl TernaryWalker {
             entries,
             terms: Vec::with_capacity(capacity),
             index: Index::new(capacity, capacity, entries.map(|e| 2 * e)),
-            work: Vec::new(),
+            work: Pending::default(),
             best: Vec::new(),
         };
         for &t in scheme.terms().iter().filter(|t| !t.is_zero()) {
             let id = w.add_term(t);
-            w.work.push((id, ALL_GROUPS));
+            w.work.push(id, ALL_GROUPS);
         }
         w.best = w.current_terms();
         w.reduce_pending(w.rank());
@@ -162,7 +160,6 @@ impl TernaryWalker {
                 return false;
             }
         }
-        let (q, r) = (pos.next(), pos.prev());
         self.set_term(t, x);
         self.set_term(u, y);
         self.counters.flips += 1;
@@ -170,13 +167,12 @@ impl TernaryWalker {
         self.clock.tick();
         let before = self.rank();
         let scan = self.config.reductions == Reductions::Scan;
-        for (id, term, changed) in [(t, x, r), (u, y, q)] {
+        for (id, term) in [(t, x), (u, y)] {
             if term.is_zero() {
                 self.remove_term(id);
             } else if scan {
                 // The flipped group stays reduced (the flip is invertible on it).
-                self.work
-                    .push((id, ALL_GROUPS & !(1 << pos.index()) | 1 << changed.index()));
+                self.work.push(id, ALL_GROUPS & !(1 << pos.index()));
             }
         }
         self.reduce_pending(before);
@@ -212,13 +208,8 @@ impl TernaryWalker {
     /// Checks every term in `work` for merges, and the terms those change, until none is left.
     /// `before` is the rank before the move that queued them.
     fn reduce_pending(&mut self, before: usize) {
-        while let Some((t, mask)) = self.work.pop() {
-            for pos in Position::ALL.into_iter().filter(|p| mask & 1 << p.index() != 0) {
-                if !self.index.is_live(t) {
-                    break;
-                }
-                self.merge_group_of(t, pos);
-            }
+        while let Some((t, pos)) = self.work.next(|t| self.index.is_live(t)) {
+            self.merge_group_of(t, pos);
         }
         if self.rank() < before {
             self.clock.reduced();
@@ -252,7 +243,7 @@ impl TernaryWalker {
             self.remove_term(t);
         } else {
             self.set_term(t, merged);
-            self.work.push((t, ALL_GROUPS));
+            self.work.push(t, ALL_GROUPS);
         }
         true
     }
