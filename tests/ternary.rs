@@ -174,3 +174,69 @@ fn campaigns_and_throughput_benches_over_zt_are_refused_by_name() {
         );
     }
 }
+
+#[test]
+fn a_ternary_search_resumes_from_its_folder_and_keeps_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let first = bin()
+        .args([
+            "search",
+            "--size",
+            "3",
+            "--ring",
+            "zt",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--target-rank",
+            "25",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{}", text(&first));
+    let before = ternary_results(&out);
+    let reached = before[0];
+    assert!((24..=25).contains(&reached), "{before:?}");
+    // Without --resume the folder is refused; with it the search goes on from there.
+    let fresh = bin()
+        .args(["search", "--size", "3", "--ring", "zt", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        !fresh.status.success() && text(&fresh).contains("--out"),
+        "{}",
+        text(&fresh)
+    );
+    let mut resumed = bin();
+    resumed.args([
+        "search",
+        "--ring",
+        "zt",
+        "--backend",
+        "cpu",
+        "--time",
+        "120s",
+        "--target-rank",
+        "23",
+        "--resume",
+    ]);
+    resumed.arg(&out);
+    let done = output_within(&mut resumed, Duration::from_secs(150), "the resumed ternary search");
+    assert!(done.status.success(), "{}", text(&done));
+    let after = ternary_results(&out);
+    assert_eq!(after.first(), Some(&23), "{after:?}");
+    assert!(before.iter().all(|r| after.contains(r)), "{before:?} then {after:?}");
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let start = format!("\"rank\":{reached},");
+    assert!(
+        events
+            .lines()
+            .any(|l| l.contains("\"resumed\":true") && l.contains(&start)),
+        "{events}"
+    );
+}

@@ -20,7 +20,8 @@ pub struct Ended {
     pub out_dir: PathBuf,
     /// The best rank it reached.
     pub best_rank: usize,
-    /// The best scheme it reached (verified, as every result), over F2.
+    /// The best scheme it reached (verified, as every result): over F2, or over Z for a search
+    /// over ZT.
     pub best: IntScheme,
     /// The file its folder holds that scheme in, where it was written there (a scheme of the
     /// start's rank, or one the folder could not take, was not).

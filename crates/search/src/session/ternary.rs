@@ -2,8 +2,9 @@
 //! a pool of the best schemes that stalled walkers restart from, and every improvement verified
 //! over Z and written at once (with an event), so that Ctrl-C or a crash loses nothing found.
 //!
-//! What it is not yet: a GPU walk, a resumable checkpoint (a later search starts `--from` the
-//! best file), islands, symmetric walks, the ladder and generalized flips. [`Search::run`]
+//! A resume (`--resume DIR`) starts from the lowest-rank scheme files of its folder and goes on
+//! writing there: the files are its state (no checkpoint: its time and counters start afresh).
+//! What it is not yet: a GPU walk, islands, symmetric walks, the ladder and generalized flips. [`Search::run`]
 //! refuses those choices over ZT rather than ignore them.
 
 use std::path::PathBuf;
@@ -80,7 +81,9 @@ impl Search {
     /// [`Search::run`] over ZT.
     pub(super) fn run_ternary(&self, stop: &AtomicBool, place: Option<Place>) -> Result<Ended> {
         self.refuse_over_zt(place.as_ref())?;
-        let starts = match self.from.is_empty() {
+        let mut paths = self.from.clone();
+        paths.extend(self.resume.clone());
+        let starts = match paths.is_empty() {
             true => {
                 let shape = self.shape.ok_or(SearchError::NoStart)?;
                 vec![(
@@ -88,7 +91,7 @@ impl Search {
                     TernaryScheme::naive(shape).map_err(|e| anyhow::anyhow!("{e}"))?,
                 )]
             }
-            false => read_ternary_starts(&self.from)?,
+            false => read_ternary_starts(&paths)?,
         };
         let shape = starts[0].1.shape();
         if let Some((name, s)) = starts.iter().find(|(_, s)| s.shape() != shape) {
@@ -101,25 +104,35 @@ impl Search {
             return Err(SearchError::ShapeOfStarts { given, shape }.into());
         }
         let plan = self.plan(shape, starts.iter().map(|(_, s)| s.rank()).min().expect("a start"));
-        let out_dir = self
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("results/{shape}-zt")));
-        let mut output = Output::open(&out_dir, self.formats.clone(), false)?;
-        let best = starts
-            .iter()
+        let out_dir = match (&self.resume, &self.out) {
+            (Some(dir), Some(out)) if out != dir => {
+                return Err(SearchError::ResumedElsewhere {
+                    out: out.display().to_string(),
+                    dir: dir.display().to_string(),
+                }
+                .into())
+            }
+            (Some(dir), _) => dir.clone(),
+            (None, out) => out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("results/{shape}-zt"))),
+        };
+        let mut output = Output::open(&out_dir, self.formats.clone(), self.resume.is_some())?;
+        // The pool: the starts of the lowest rank (a resume's best files, not its earlier ranks).
+        let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
+        let pool: Vec<TernaryScheme> = starts
+            .into_iter()
             .map(|(_, s)| s)
-            .min_by_key(|s| s.rank())
-            .expect("a start")
-            .clone();
+            .filter(|s| s.rank() == lowest)
+            .collect();
         output.event(&json!({
-            "event": "start", "ring": "zt", "shape": shape.to_string(), "rank": best.rank(),
-            "target": plan.target, "threads": plan.threads, "seed": plan.seed,
+            "event": "start", "ring": "zt", "shape": shape.to_string(), "rank": lowest,
+            "target": plan.target, "threads": plan.threads, "seed": plan.seed, "resumed": self.resume.is_some(),
         }))?;
         let begun = Instant::now();
         let shared = Mutex::new(Shared {
-            pool: starts.into_iter().map(|(_, s)| s).collect(),
-            best,
+            best: pool[0].clone(),
+            pool,
             output,
             best_file: None,
             counters: Counters::default(),
@@ -170,10 +183,6 @@ impl Search {
         let recipe = &self.recipe;
         let unsupported = [
             (recipe.backend == Backend::Gpu, "the GPU backend (use --backend cpu)"),
-            (
-                self.resume.is_some(),
-                "--resume (start --from the best file of the folder)",
-            ),
             (place.is_some_and(|p| p.island.size() > 1), "islands"),
             (
                 recipe.symmetric.symmetry.is_some() || !recipe.symmetric.cubes.is_empty(),
