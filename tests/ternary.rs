@@ -212,6 +212,17 @@ fn a_ternary_search_resumes_from_its_folder_and_keeps_what_it_wrote() {
         "{}",
         text(&fresh)
     );
+    // An F2 resume of it says how to resume it.
+    let f2 = bin()
+        .args(["search", "--time", "2s", "--resume"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        !f2.status.success() && text(&f2).contains("--ring zt --resume"),
+        "{}",
+        text(&f2)
+    );
     let mut resumed = bin();
     resumed.args([
         "search",

@@ -152,7 +152,10 @@ impl Search {
     /// of a job that `place` says; `process_start` is when its events' clock began.
     pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended, crate::Error> {
         Ok(match self.recipe.walk.ring {
-            recipe::Ring::F2 => self.run_walk(stop, process_start, place)?,
+            recipe::Ring::F2 => {
+                self.refuse_f2_resume_of_zt()?;
+                self.run_walk(stop, process_start, place)?
+            }
             recipe::Ring::Zt => self.run_ternary(stop, place)?,
         })
     }

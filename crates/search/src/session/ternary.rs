@@ -178,6 +178,23 @@ impl Search {
         })
     }
 
+    /// Refuses an F2 resume of a ternary search's folder (which has no checkpoint), saying
+    /// how to resume it.
+    pub(super) fn refuse_f2_resume_of_zt(&self) -> Result<()> {
+        let Some(dir) = &self.resume else {
+            return Ok(());
+        };
+        let events = std::fs::read_to_string(dir.join(crate::output::EVENTS)).unwrap_or_default();
+        if !dir.join(crate::output::CHECKPOINT).exists() && events.contains("\"ring\":\"zt\"") {
+            anyhow::bail!(
+                "{} holds a search over ZT (it keeps no checkpoint); resume it with --ring zt --resume {}",
+                dir.display(),
+                dir.display()
+            );
+        }
+        Ok(())
+    }
+
     /// The choices a ZT search does not take yet, refused by name.
     fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
         let recipe = &self.recipe;
