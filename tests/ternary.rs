@@ -30,26 +30,19 @@ fn ternary_results(dir: &Path) -> Vec<usize> {
     ranks
 }
 
+/// `flipgraph search --ring zt --backend cpu ARGS --out OUT`, run to its end (at most 150 s).
+fn zt_search(args: &[&str], out: &Path) -> std::process::Output {
+    let mut search = bin();
+    search.args(["search", "--ring", "zt", "--backend", "cpu"]).args(args);
+    search.arg("--out").arg(out);
+    output_within(&mut search, Duration::from_secs(150), "a ternary search")
+}
+
 #[test]
 fn a_ternary_search_of_3x3x3_reaches_23_on_the_cpu_and_every_file_is_valid_over_z() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    let mut search = bin();
-    search.args([
-        "search",
-        "--size",
-        "3",
-        "--ring",
-        "zt",
-        "--backend",
-        "cpu",
-        "--time",
-        "120s",
-        "--seed",
-        "3",
-    ]);
-    search.arg("--out").arg(&out);
-    let done = output_within(&mut search, Duration::from_secs(150), "the ternary search of 3x3x3");
+    let done = zt_search(&["--size", "3", "--time", "120s", "--seed", "3"], &out);
     assert!(done.status.success(), "{}", text(&done));
     let ranks = ternary_results(&out);
     assert_eq!(ranks.first(), Some(&23), "ranks written: {ranks:?}\n{}", text(&done));
@@ -65,22 +58,11 @@ fn a_ternary_search_walks_on_from_a_ternary_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
     let start = data("2x4x4-r26-perminov-ternary.json");
-    let mut search = bin();
-    search.args([
-        "search",
-        "--ring",
-        "zt",
-        "--backend",
-        "cpu",
-        "--threads",
-        "1",
-        "--time",
-        "3s",
-        "--target-rank",
-        "20",
-    ]);
-    search.arg("--from").arg(&start).arg("--out").arg(&out);
-    let done = output_within(&mut search, Duration::from_secs(60), "the ternary search from a file");
+    let from = start.to_str().unwrap();
+    let done = zt_search(
+        &["--threads", "1", "--time", "3s", "--target-rank", "20", "--from", from],
+        &out,
+    );
     assert!(done.status.success(), "{}", text(&done));
     assert!(
         text(&done).contains("time limit: best rank 26 (2x4x4)"),
@@ -179,24 +161,7 @@ fn campaigns_and_throughput_benches_over_zt_are_refused_by_name() {
 fn a_ternary_search_resumes_from_its_folder_and_keeps_what_it_wrote() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    let first = bin()
-        .args([
-            "search",
-            "--size",
-            "3",
-            "--ring",
-            "zt",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--target-rank",
-            "25",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let first = zt_search(&["--size", "3", "--threads", "1", "--target-rank", "25"], &out);
     assert!(first.status.success(), "{}", text(&first));
     let before = ternary_results(&out);
     let reached = before[0];
@@ -223,21 +188,17 @@ fn a_ternary_search_resumes_from_its_folder_and_keeps_what_it_wrote() {
         "{}",
         text(&f2)
     );
-    let mut resumed = bin();
-    resumed.args([
-        "search",
-        "--ring",
-        "zt",
-        "--backend",
-        "cpu",
-        "--time",
-        "120s",
-        "--target-rank",
-        "23",
-        "--resume",
-    ]);
-    resumed.arg(&out);
-    let done = output_within(&mut resumed, Duration::from_secs(150), "the resumed ternary search");
+    let done = zt_search(
+        &[
+            "--time",
+            "120s",
+            "--target-rank",
+            "23",
+            "--resume",
+            out.to_str().unwrap(),
+        ],
+        &out,
+    );
     assert!(done.status.success(), "{}", text(&done));
     let after = ternary_results(&out);
     assert_eq!(after.first(), Some(&23), "{after:?}");
