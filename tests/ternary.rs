@@ -212,3 +212,58 @@ fn a_ternary_search_resumes_from_its_folder_and_keeps_what_it_wrote() {
         "{events}"
     );
 }
+
+#[test]
+fn a_ternary_result_that_cannot_be_written_is_rescued_not_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    // Folders squatting on the result names make their renames fail (even for root).
+    for rank in 20..=26 {
+        std::fs::create_dir_all(out.join(format!("3x3x3-r{rank}.json"))).unwrap();
+    }
+    let rescue_dir = dir.path().join("tmp");
+    std::fs::create_dir_all(&rescue_dir).unwrap();
+    let mut search = bin();
+    search.args([
+        "search",
+        "--ring",
+        "zt",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--size",
+        "3",
+    ]);
+    search
+        .args(["--target-rank", "26", "--out"])
+        .arg(&out)
+        .env("TMPDIR", &rescue_dir);
+    let done = output_within(
+        &mut search,
+        Duration::from_secs(60),
+        "the ternary search into a blocked folder",
+    );
+    assert_eq!(done.status.code(), Some(1), "{}", text(&done));
+    assert!(
+        text(&done).contains("cannot write the 3x3x3 scheme of rank"),
+        "{}",
+        text(&done)
+    );
+    let rescued: Vec<_> = std::fs::read_dir(&rescue_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("flipgraph-rescued-")
+        })
+        .flat_map(|folder| std::fs::read_dir(folder).unwrap().map(|e| e.unwrap().path()))
+        .collect();
+    assert_eq!(rescued.len(), 1, "{rescued:?}");
+    let file = read_path(&rescued[0]).unwrap();
+    assert_eq!(file.declared_ring, Some(Ring::Z));
+    let scheme = TernaryScheme::from_int(&file.scheme).unwrap();
+    assert!(scheme.rank() <= 26 && scheme.verify().is_ok(), "rank {}", scheme.rank());
+}

@@ -221,10 +221,16 @@ fn open_events(path: &Path) -> Result<File> {
 /// by `tempfile`), never to a predictable name in the shared temp folder, where a planted
 /// symbolic link could make the write replace another file.
 pub fn rescue<F: FactorBits>(scheme: &Verified<F>) -> String {
-    let int = IntScheme::from_f2(scheme);
-    let name = format!("{}-r{}.json", scheme.shape(), scheme.rank());
+    rescue_int(&IntScheme::from_f2(scheme), Ring::F2)
+}
+
+/// [`rescue`] for a scheme with integer coefficients meant for `ring` (a ternary search's, over
+/// Z), which the caller has verified over that ring.
+pub fn rescue_int(int: &IntScheme, ring: Ring) -> String {
+    let (shape, rank) = (int.shape, int.rank());
+    let name = format!("{shape}-r{rank}.json");
     let folder = tempfile::Builder::new().prefix("flipgraph-rescued-").tempdir();
-    if let (Ok(text), Ok(folder)) = (formats::write(&int, Format::PerminovJson, Ring::F2), folder) {
+    if let (Ok(text), Ok(folder)) = (formats::write(int, Format::PerminovJson, ring), folder) {
         let path = folder.path().join(name);
         if write_atomic(&path, text.as_bytes()).is_ok() {
             let _ = folder.keep();
@@ -232,12 +238,8 @@ pub fn rescue<F: FactorBits>(scheme: &Verified<F>) -> String {
         }
         // The folder goes with `folder` here: nothing empty is left behind.
     }
-    let letter = formats::write(&int, Format::Letter, Ring::F2).unwrap_or_default();
-    eprintln!(
-        "--- the verified scheme of rank {} ({}), letter format ---\n{letter}---",
-        scheme.rank(),
-        scheme.shape()
-    );
+    let letter = formats::write(int, Format::Letter, ring).unwrap_or_default();
+    eprintln!("--- the verified scheme of rank {rank} ({shape}), letter format ---\n{letter}---");
     "printed it above instead".to_owned()
 }
 

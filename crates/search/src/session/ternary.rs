@@ -28,7 +28,7 @@ use super::Search;
 use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
 use crate::engine::{cores, Backend, PLUS_SLACK};
 use crate::islands::Place;
-use crate::output::Output;
+use crate::output::{self, Output};
 
 /// Walkers a thread runs in turn.
 const WALKERS_PER_THREAD: usize = 4;
@@ -58,6 +58,8 @@ struct Shared {
     rejected: u64,
     records: Vec<usize>,
     improved_at: Duration,
+    /// What the folder could not take (rescued elsewhere).
+    unwritten: Unwritten,
     /// New best schemes so far: a walker that has not seen the last one may follow it.
     improvements: u64,
 }
@@ -103,7 +105,8 @@ impl Search {
         if let Some(given) = self.shape.filter(|&g| g != shape) {
             return Err(SearchError::ShapeOfStarts { given, shape }.into());
         }
-        let plan = self.plan(shape, starts.iter().map(|(_, s)| s.rank()).min().expect("a start"));
+        let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
+        let plan = self.plan(shape, lowest);
         let out_dir = match (&self.resume, &self.out) {
             (Some(dir), Some(out)) if out != dir => {
                 return Err(SearchError::ResumedElsewhere {
@@ -119,7 +122,6 @@ impl Search {
         };
         let mut output = Output::open(&out_dir, self.formats.clone(), self.resume.is_some())?;
         // The pool: the starts of the lowest rank (a resume's best files, not its earlier ranks).
-        let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
         let pool: Vec<TernaryScheme> = starts
             .into_iter()
             .map(|(_, s)| s)
@@ -139,6 +141,7 @@ impl Search {
             rejected: 0,
             records: Vec::new(),
             improved_at: Duration::ZERO,
+            unwritten: Unwritten::default(),
             improvements: 0,
         });
         let why = std::thread::scope(|s| {
@@ -174,7 +177,7 @@ impl Search {
             rejected: shared.rejected,
             records: shared.records,
             climb: None,
-            unwritten: Unwritten::default(),
+            unwritten: shared.unwritten,
         })
     }
 
@@ -184,8 +187,12 @@ impl Search {
         let Some(dir) = &self.resume else {
             return Ok(());
         };
-        let events = std::fs::read_to_string(dir.join(crate::output::EVENTS)).unwrap_or_default();
-        if !dir.join(crate::output::CHECKPOINT).exists() && events.contains("\"ring\":\"zt\"") {
+        if dir.join(output::CHECKPOINT).exists() {
+            return Ok(());
+        }
+        // Only a folder without a checkpoint has its event log read.
+        let events = std::fs::read_to_string(dir.join(output::EVENTS)).unwrap_or_default();
+        if events.contains("\"ring\":\"zt\"") {
             anyhow::bail!(
                 "{} holds a search over ZT (it keeps no checkpoint); resume it with --ring zt --resume {}",
                 dir.display(),
@@ -355,7 +362,13 @@ impl Plan {
                 paths.iter().map(|p| p.display().to_string()).collect()
             }
             Err(e) => {
-                tracing::error!("cannot write the {} scheme of rank {rank}: {e:#}", self.shape);
+                // Never lost: saved elsewhere, and counted in the end's report.
+                let rescued = output::rescue_int(&s.best.to_int(), FileRing::Z);
+                s.unwritten.schemes += 1;
+                tracing::error!(
+                    "cannot write the {} scheme of rank {rank} ({e:#}); {rescued}",
+                    self.shape
+                );
                 Vec::new()
             }
         };
