@@ -78,7 +78,7 @@ fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let f2_only = data("4x4x4-r47-flipgraph.json");
     let cases: [(&[&str], &str); 3] = [
-        (&["--size", "3", "--backend", "gpu"], "the GPU backend"),
+        (&["--size", "3", "--formats", "seed"], "the seed format"),
         (&["--size", "3", "--symmetry", "c3"], "symmetric walks"),
         // An F2 scheme that is no scheme over Z.
         (&["--from", f2_only.to_str().unwrap()], "not a valid scheme over Z"),

@@ -5,13 +5,13 @@
 use core::arch::nvptx;
 
 use flipgraph_core::device::kernels;
-use flipgraph_core::device::{warp_shared_bytes, Launch, Switch};
+use flipgraph_core::device::{warp_shared_bytes, Launch, Partners, Switch};
 use flipgraph_core::group::Group;
 use flipgraph_core::plateau::walker_floor;
 
 use crate::global::WarpGlobal;
 use crate::shared::{FactorStore, Shared128, Shared32, Shared64};
-use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, Warp};
+use crate::walk::{Grouped, Pairing, Params, PositionCovers, Sampled, SinkCover, TernaryWarp, Warp};
 
 /// Defines a walk kernel that keeps its factors in shared memory as `$store`, walking the
 /// schemes invariant under its group (core's `Group`; the trivial group's are all schemes),
@@ -145,22 +145,65 @@ walk_kernel!(
     Grouped<SinkCover, true>
 );
 
-/// The body of the walk kernels.
+/// The walk kernel over the ternary ring ZT (flipgraph_core::device::ternary): one warp per
+/// walker, factors as 128-bit words of two planes, sampled partners; `steps` steps each,
+/// stopping at rank `target` or after `launch.round_us` microseconds when not zero.
+///
+/// # Safety
+/// As for [`walk`], with ternary terms in the words (core's `device::ternary`) and
+/// `warp_shared_bytes(cap, 16, Partners::Sample)` bytes of shared memory per warp.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn walk_zt(launch: Launch) {
+    const _: () = {
+        assert!(kernels::WALK_ZT.is_named("walk_zt"));
+        assert!(kernels::WALK_ZT.factor_bytes == <Shared128 as FactorStore>::BYTES);
+        assert!(kernels::WALK_ZT.ternary);
+    };
+    // SAFETY: the contract above.
+    let Some((global, params, warp_shared)) =
+        (unsafe { enter::<u128>(&launch, <Shared128 as FactorStore>::BYTES, Partners::Sample) })
+    else {
+        return;
+    };
+    // SAFETY: this warp's part of the block's shared memory, per the contract.
+    unsafe { TernaryWarp::run(&global, params, warp_shared, launch.steps, launch.round_us) }
+}
+
+/// The body of the F2 walk kernels.
 ///
 /// # Safety
 /// As for [`walk`], with `warp_shared_bytes(cap, S::BYTES, P::PARTNERS)` bytes of shared
 /// memory per warp.
 #[inline(always)]
 unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
+    // SAFETY: the launch's contract (above).
+    let Some((global, mut params, warp_shared)) = (unsafe { enter::<S::Factor>(launch, S::BYTES, P::PARTNERS) }) else {
+        return;
+    };
+    // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
+    if G != Group::Trivial.index() {
+        params.policy = params.policy.with(Switch::Scan, false).with(Switch::Generalized, false);
+    }
+    // SAFETY: this warp's part of the block's shared memory, per the contract.
+    unsafe { Warp::<S, G, P>::run(&global, params, warp_shared, launch.steps, launch.round_us) }
+}
+
+/// What every walk kernel's warp starts from: its global memory (None for a warp past the
+/// launch's walkers), its settings, and its part of the block's shared memory (factors of
+/// `factor_bytes`, partners found as `partners` says). Traps under the host's Switch::Trap.
+///
+/// # Safety
+/// The launch's contract (as for [`walk`]), with `warp_shared_bytes(cap, factor_bytes,
+/// partners)` bytes of shared memory per warp.
+#[inline(always)]
+unsafe fn enter<F>(launch: &Launch, factor_bytes: usize, partners: Partners) -> Option<(WarpGlobal<F>, Params, *mut u8)> {
     if launch.policy.has(Switch::Trap) {
         crate::trap();
     }
     let tid = nvptx::_thread_idx_x() as usize;
     let warp = (nvptx::_block_idx_x() as usize * nvptx::_block_dim_x() as usize + tid) / 32;
     // SAFETY: the launch's contract (above).
-    let Some(global) = (unsafe { WarpGlobal::<S::Factor>::new(launch, warp) }) else {
-        return;
-    };
+    let global = unsafe { WarpGlobal::<F>::new(launch, warp) }?;
     let cap = launch.cap as usize;
     let style = global.state().style();
     let params = Params {
@@ -168,21 +211,13 @@ unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
         match_rounds: launch.match_rounds.max(1) as usize,
         flips: launch.flips.max(1),
         target: launch.target,
-        // A symmetric walk reduces by merges only (the contract of the symmetric kernels).
         // The walkers that hold walk sparse by default (core's `WalkPolicy::for_walker`).
-        policy: if G != Group::Trivial.index() {
-            let own = launch.policy.for_walker(style);
-            own.with(Switch::Scan, false).with(Switch::Generalized, false)
-        } else {
-            launch.policy.for_walker(style)
-        },
+        policy: launch.policy.for_walker(style),
         // The host chose each walk's style when it loaded it (core's `plateau::walker_floor`).
         plateau_floor: walker_floor(launch.plateau_floor, style),
     };
     let shared: *mut u8 = core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<u8>();
     // SAFETY: this warp's part of the block's shared memory, per the contract.
-    unsafe {
-        let warp_shared = shared.add((tid / 32) * warp_shared_bytes(cap, S::BYTES, P::PARTNERS));
-        Warp::<S, G, P>::run(&global, params, warp_shared, launch.steps, launch.round_us);
-    }
+    let warp_shared = unsafe { shared.add((tid / 32) * warp_shared_bytes(cap, factor_bytes, partners)) };
+    Some((global, params, warp_shared))
 }

@@ -19,6 +19,8 @@ pub struct WalkKernel {
     pub partners: Partners,
     /// Whether it checks its group searches against a pass (the self-test's twins).
     pub checked: bool,
+    /// Whether it walks the ternary ring ZT ([`super::ternary`]) rather than F2.
+    pub ternary: bool,
 }
 
 const fn kernel(
@@ -34,6 +36,7 @@ const fn kernel(
         group,
         partners,
         checked,
+        ternary: false,
     }
 }
 
@@ -70,8 +73,15 @@ pub const WALK32_GROUPS_CHECKED: WalkKernel =
 pub const WALK128_GROUPS_CHECKED: WalkKernel =
     kernel("walk128_groups_checked", 16, Group::Trivial, Partners::Groups, true);
 
+/// The plain walk over ZT: 128-bit words of two 64-bit planes, sampled partners
+/// ([`super::ternary`]).
+pub const WALK_ZT: WalkKernel = WalkKernel {
+    ternary: true,
+    ..kernel("walk_zt", 16, Group::Trivial, Partners::Sample, false)
+};
+
 /// Every walk kernel of the PTX.
-pub const ALL: [WalkKernel; 15] = [
+pub const ALL: [WalkKernel; 16] = [
     WALK,
     WALK32,
     WALK128,
@@ -87,15 +97,21 @@ pub const ALL: [WalkKernel; 15] = [
     WALK_GROUPS_CHECKED,
     WALK32_GROUPS_CHECKED,
     WALK128_GROUPS_CHECKED,
+    WALK_ZT,
 ];
 
 impl WalkKernel {
-    /// The kernel that walks factors of `factor_bytes` under `group`, finding partners as
+    /// The F2 kernel that walks factors of `factor_bytes` under `group`, finding partners as
     /// `partners` does, checked or not; none where the PTX has none (symmetric walks sample
     /// their partners, and take at most 64-bit factors; only group walks have checked twins).
+    /// The ternary walk is [`WALK_ZT`].
     pub fn find(factor_bytes: usize, group: Group, partners: Partners, checked: bool) -> Option<WalkKernel> {
         ALL.into_iter().find(|k| {
-            k.factor_bytes == factor_bytes && k.group == group && k.partners == partners && k.checked == checked
+            !k.ternary
+                && k.factor_bytes == factor_bytes
+                && k.group == group
+                && k.partners == partners
+                && k.checked == checked
         })
     }
 
@@ -124,10 +140,8 @@ mod tests {
     fn every_kernel_has_its_own_name_and_is_found_by_what_it_walks() {
         for (i, k) in ALL.iter().enumerate() {
             assert!(ALL[..i].iter().all(|o| o.name != k.name), "{} twice", k.name);
-            assert_eq!(
-                WalkKernel::find(k.factor_bytes, k.group, k.partners, k.checked),
-                Some(*k)
-            );
+            let found = WalkKernel::find(k.factor_bytes, k.group, k.partners, k.checked);
+            assert_eq!(found.filter(|_| !k.ternary), (!k.ternary).then_some(*k));
             assert!(k.is_named(k.name) && !k.is_named("walk_") && !k.is_named(""));
         }
         assert_eq!(WalkKernel::find(16, Group::C3, Partners::Sample, false), None);

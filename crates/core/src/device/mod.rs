@@ -21,6 +21,7 @@
 //! [`Switch::Generalized`].
 
 pub mod kernels;
+pub mod ternary;
 
 use bytemuck::{Pod, Zeroable};
 
@@ -386,6 +387,8 @@ pub mod log {
         SlotOutOfRange,
         /// A kind no kernel logs.
         UnknownKind(u32),
+        /// A move of this kind that the ring's moves refuse (so no correct kernel took it).
+        Refused(u32),
     }
 
     impl core::fmt::Display for ReplayError {
@@ -393,6 +396,7 @@ pub mod log {
             match self {
                 ReplayError::SlotOutOfRange => write!(f, "logged slot out of range"),
                 ReplayError::UnknownKind(kind) => write!(f, "unknown logged move {kind}"),
+                ReplayError::Refused(kind) => write!(f, "logged move {kind} that the ring's moves refuse"),
             }
         }
     }

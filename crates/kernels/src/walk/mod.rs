@@ -59,7 +59,7 @@
 //! Every move is a function of flipgraph-core; with Switch::Log each elementary move is logged for
 //! replay on the host.
 
-use flipgraph_core::device::{factor_index, group_memory_at, log, scheme_words, Switch, WalkPolicy, NO_LOAD};
+use flipgraph_core::device::{factor_index, group_memory_at, log, scheme_words, Switch, WalkPolicy, WarpState, NO_LOAD};
 use flipgraph_core::group::{Element, Group};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -76,6 +76,8 @@ mod groups;
 mod hints;
 mod plus;
 mod reduce;
+mod ternary;
+pub(crate) use ternary::TernaryWarp;
 pub(crate) use groups::{Grouped, Pairing, PositionCovers, Sampled, SinkCover};
 
 /// Failed steps in a row after which the warp takes a plus move.
@@ -139,6 +141,38 @@ struct Ranks {
     logged: u32,
     /// The plateau limit (core's `plateau` module adapts it under Switch::Adaptive).
     plateau: u32,
+}
+
+impl Ranks {
+    /// The ranks of a warp's state as loaded.
+    fn of(st: &WarpState) -> Ranks {
+        Ranks {
+            rank: st.rank,
+            best_rank: st.best_rank,
+            since_reduction: st.since_reduction,
+            max_rank: st.max_rank,
+            logged: st.logged,
+            plateau: st.plateau,
+        }
+    }
+
+    /// Writes the ranks and the launch's `tally` back into the state `st` (the counters reread
+    /// from `global`: loaded at the start, they would hold 12 registers all launch).
+    fn finish<F>(&self, st: &mut WarpState, tally: &Tally, global: &WarpGlobal<F>) {
+        st.rank = self.rank;
+        st.best_rank = self.best_rank;
+        st.since_reduction = self.since_reduction;
+        st.logged = self.logged;
+        st.plateau = self.plateau;
+        st.counters = global.counters();
+        let c = &mut st.counters;
+        c.steps += tally.steps as u64;
+        c.flips += tally.flips as u64;
+        c.plus += tally.plus as u64;
+        c.vertices += (tally.flips + tally.plus) as u64;
+        c.reductions += tally.reductions as u64;
+        c.generalized += tally.generalized as u64;
+    }
 }
 
 /// The counts of one launch in 32-bit registers (a launch takes fewer than 2^32 steps), added
@@ -418,14 +452,7 @@ impl<'g, S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'g, 
             hints: unsafe { Shared32::new(warp_shared.add(words * S::BYTES)) },
             global,
             p,
-            st: Ranks {
-                rank: st.rank,
-                best_rank: st.best_rank,
-                since_reduction: st.since_reduction,
-                max_rank: st.max_rank,
-                logged: st.logged,
-                plateau: st.plateau,
-            },
+            st: Ranks::of(&st),
             rng: WyRand::new(st.rng),
             failed: 0,
             tally: Tally::default(),
@@ -469,20 +496,7 @@ impl<'g, S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'g, 
         }
         w.save(global.terms);
         st.rng = w.rng.state();
-        st.rank = w.st.rank;
-        st.best_rank = w.st.best_rank;
-        st.since_reduction = w.st.since_reduction;
-        st.logged = w.st.logged;
-        st.plateau = w.st.plateau;
-        // Reread here: loaded at the start, the counters would hold 12 registers all launch.
-        st.counters = global.counters();
-        let c = &mut st.counters;
-        c.steps += w.tally.steps as u64;
-        c.flips += w.tally.flips as u64;
-        c.plus += w.tally.plus as u64;
-        c.vertices += (w.tally.flips + w.tally.plus) as u64;
-        c.reductions += w.tally.reductions as u64;
-        c.generalized += w.tally.generalized as u64;
+        w.st.finish(&mut st, &w.tally, global);
         global.set_state(st, w.lane);
     }
 }

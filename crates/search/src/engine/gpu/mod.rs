@@ -27,6 +27,7 @@ mod launch;
 mod layout;
 mod multi;
 mod selftest;
+mod ternary;
 
 use device::open_device;
 pub use device::{device_count, devices, usable};
@@ -34,6 +35,7 @@ use launch::{launch, Buffers, LaunchArg};
 use layout::{check_cap, check_memory, device_words, slots_from_words, walked_terms, walker_cap, words_per_factor};
 pub use multi::MultiGpu;
 pub use selftest::{self_test, Mode, Replayed};
+pub use ternary::{ternary_self_test, TernaryGpu};
 
 /// The PTX of crates/kernels, built by build.rs (empty when the toolchain was missing).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/flipgraph_kernels.ptx"));
@@ -192,6 +194,18 @@ fn driver(what: &str) -> impl FnOnce(cudarc::driver::DriverError) -> anyhow::Err
 impl<F: FactorBits> GpuEngine<F> {
     /// Opens device `options.device` for walks of `shape`.
     pub fn open(shape: Shape, options: GpuOptions) -> Result<GpuEngine<F>> {
+        let kernel = walk_kernel(
+            shape,
+            F::BITS,
+            options.symmetry,
+            options.partners,
+            options.log_entries > 0,
+        )?;
+        GpuEngine::open_with(shape, options, kernel)
+    }
+
+    /// Opens device `options.device` for walks of `shape` by `kernel`.
+    fn open_with(shape: Shape, options: GpuOptions, kernel: WalkKernel) -> Result<GpuEngine<F>> {
         if PTX.is_empty() {
             bail!(
                 "this flipgraph was built without GPU kernels (the pinned nightly toolchain was missing at build time)"
@@ -203,13 +217,6 @@ impl<F: FactorBits> GpuEngine<F> {
         let sms = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver("SM count"))? as usize;
-        let kernel = walk_kernel(
-            shape,
-            F::BITS,
-            options.symmetry,
-            options.partners,
-            options.log_entries > 0,
-        )?;
         let func = module
             .load_function(kernel.name)
             .map_err(driver(&format!("kernel '{}' missing from the PTX", kernel.name)))?;
@@ -391,29 +398,53 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
     }
 
     fn load(&mut self, walker: usize, scheme: &Scheme<F>, seed: u64, style: Style) -> Result<()> {
+        let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
+        self.load_slots(walker, terms, fixed, (seed, style))
+    }
+
+    fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
+        self.start_round(steps, target)?;
+        self.finish_round()
+    }
+
+    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
+        let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
+        self.scheme_from(walker, slots)
+    }
+
+    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
+        let slots = self.current_slots(walker)?;
+        self.scheme_from(walker, slots)
+    }
+}
+
+impl<F: FactorBits> GpuEngine<F> {
+    /// Loads walker `walker` with the slots `terms` (a symmetric walk's representatives) and a
+    /// symmetric walk's `fixed` terms, with its seed and style: the scheme is staged once per
+    /// round however many walkers load it.
+    fn load_slots(&mut self, walker: usize, terms: Vec<Term<F>>, fixed: Vec<Term<F>>, (seed, style): (u64, Style)) -> Result<()> {
         let plus = PlusCap {
             slack: self.options.plus.slack.min(64),
             ..self.options.plus
         };
-        let (terms, fixed) = walked_terms(scheme, self.options.symmetry)?;
+        // Ranks count every term; a symmetric walker's slots hold a free orbit each.
+        let unit = self.options.symmetry.order();
         if terms.len() + 1 > self.cap {
             bail!(
                 "a scheme of rank {} does not fit the GPU walker's {} slots",
-                scheme.rank(),
+                fixed.len() + unit * terms.len(),
                 self.cap
             );
         }
-        let index = match self.staged_index.get(scheme.terms()) {
+        let index = match self.staged_index.get(&terms) {
             Some(&i) => i,
             None => {
                 let i = (self.staged.len() / (scheme_words(self.cap) * words_per_factor::<F>())) as u32;
                 self.staged.extend(device_words(&self.slots_of(terms.clone())));
-                self.staged_index.insert(scheme.terms().to_vec(), i);
+                self.staged_index.insert(terms.clone(), i);
                 i
             }
         };
-        // Ranks count every term; a symmetric walker's slots hold a free orbit each.
-        let unit = self.options.symmetry.order();
         let rank = fixed.len() + unit * terms.len();
         let full = fixed.len() + unit * (self.cap - 1);
         let max_rank = plus.for_rank(rank).min(full);
@@ -433,20 +464,6 @@ impl<F: FactorBits> Engine<F> for GpuEngine<F> {
         Ok(())
     }
 
-    fn run_round(&mut self, steps: u64, target: usize) -> Result<Round> {
-        self.start_round(steps, target)?;
-        self.finish_round()
-    }
-
-    fn best_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
-        let slots = self.slots(&self.best, walker).context("reading a best scheme")?;
-        self.scheme_from(walker, slots)
-    }
-
-    fn current_scheme(&mut self, walker: usize) -> Result<Scheme<F>> {
-        let slots = self.current_slots(walker)?;
-        self.scheme_from(walker, slots)
-    }
 }
 
 impl<F: FactorBits> GpuEngine<F> {

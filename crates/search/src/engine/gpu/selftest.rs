@@ -20,7 +20,7 @@ use crate::engine::{Engine, Group, PlusCap, Reductions, Width};
 /// bits, and from `starts`, in every reduction, hint and partner mode, with fixed plateaus and
 /// with the adaptive one; then symmetric walks of every group (c3, z2, c6) from the naive
 /// schemes of four square shapes and from 5x5x5's three cubes, c6 from 6x6x6's three cubes,
-/// and z2 from four rectangular shapes.
+/// and z2 from four rectangular shapes; then the ternary walk ([`super::ternary_self_test`]).
 pub fn self_test(starts: &[WideScheme], mut on_walk: impl FnMut(&Replayed)) -> Result<()> {
     for (reductions, partners, adaptive) in [
         (Reductions::Scan, Mode::Sample(Hints::Off), false),
@@ -109,7 +109,7 @@ pub fn self_test(starts: &[WideScheme], mut on_walk: impl FnMut(&Replayed)) -> R
             }
         }
     }
-    Ok(())
+    super::ternary_self_test(on_walk)
 }
 
 /// How a self-test's walkers find partners: by sampling (with or without hints), or by groups.
@@ -226,6 +226,7 @@ fn self_test_walks<F: Width>(
         walkers: WALKERS,
         moves: moves_replayed,
         counters: c,
+        ternary: false,
     })
 }
 
@@ -252,6 +253,8 @@ pub struct Replayed {
     pub moves: usize,
     /// The walks' work.
     pub counters: Counters,
+    /// Whether the walks were over ZT (the kernel `walk_zt`), not F2.
+    pub ternary: bool,
 }
 
 impl std::fmt::Display for Replayed {
@@ -259,9 +262,9 @@ impl std::fmt::Display for Replayed {
         let c = &self.counters;
         write!(
             f,
-            "self-test {} rank {} ({}-bit factors; symmetry: {:?}, reductions: {:?}, partners: {:?}, plateau: {:?}): {} walkers, {} logged moves replayed by core, identical; \
+            "self-test {}{} rank {} ({}-bit factors; symmetry: {:?}, reductions: {:?}, partners: {:?}, plateau: {:?}): {} walkers, {} logged moves replayed by core, identical; \
              all schemes valid (steps {}, flips {}, plus {}, reductions {}, generalized {})",
-            self.shape, self.rank, self.bits, self.symmetry, self.reductions, self.mode, self.plateau, self.walkers, self.moves,
+            self.shape, if self.ternary { " over ZT" } else { "" }, self.rank, self.bits, self.symmetry, self.reductions, self.mode, self.plateau, self.walkers, self.moves,
             c.steps, c.flips, c.plus, c.reductions, c.generalized
         )
     }

@@ -1,11 +1,15 @@
-//! A search over the ternary ring ZT (`--ring zt`): core's [`TernaryWalker`]s on CPU threads,
-//! a pool of the best schemes that stalled walkers restart from, and every improvement verified
-//! over Z and written at once (with an event), so that Ctrl-C or a crash loses nothing found.
+//! A search over the ternary ring ZT (`--ring zt`): walkers on one GPU (the kernel `walk_zt`)
+//! or core's `TernaryWalker`s on CPU threads, a pool of the best schemes that stalled walkers restart from, and every
+//! improvement verified over Z and written at once (with an event), so that Ctrl-C or a crash
+//! loses nothing found.
 //!
 //! A resume (`--resume DIR`) starts from the lowest-rank scheme files of its folder and goes on
 //! writing there: the files are its state (no checkpoint: its time and counters start afresh).
-//! What it is not yet: a GPU walk, islands, symmetric walks, the ladder and generalized flips. [`Search::run`]
-//! refuses those choices over ZT rather than ignore them.
+//! What it is not yet: several GPUs, islands, symmetric walks, the ladder and generalized
+//! flips. [`Search::run`] refuses those choices over ZT rather than ignore them.
+
+mod cpu;
+mod gpu;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,9 +19,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{Format, Ring as FileRing};
 use flipgraph_core::known::best_known_zt_rank;
-use flipgraph_core::rng::WyRand;
 use flipgraph_core::ternary::TernaryScheme;
-use flipgraph_core::walk::{Counters, Plateau, Reductions, TernaryWalker, WalkConfig};
+use flipgraph_core::walk::{Counters, Plateau, Reductions, WalkConfig};
 use flipgraph_core::Shape;
 use serde_json::json;
 
@@ -26,14 +29,11 @@ use super::error::SearchError;
 use super::starts::read_ternary_starts;
 use super::Search;
 use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
-use crate::engine::{cores, Backend, PLUS_SLACK};
+use crate::engine::gpu::{usable, GpuTuning};
+use crate::engine::{cores, Backend};
 use crate::islands::Place;
 use crate::output::{self, Output};
 
-/// Walkers a thread runs in turn.
-const WALKERS_PER_THREAD: usize = 4;
-/// Steps a walker takes between its looks at the pool (about 30 ms on one core).
-const ROUND_STEPS: u64 = 100_000;
 /// The floor of the walkers' adaptive plateaus. Ternary reductions are rarer than F2 ones (a
 /// flip that would make a coefficient ±2 is no move): on 3x4x5, 2 threads, 20-30 s, seeds 1-2,
 /// fixed plateaus of 20k to 1M steps reached 51-55 where the F2 walk's adaptive floor of 1,000
@@ -64,6 +64,14 @@ struct Shared {
     improvements: u64,
 }
 
+impl Shared {
+    /// Whether a walker's best of `rank` is worth reading: below the best so far, or of its
+    /// rank while the pool has room.
+    fn wants(&self, rank: usize) -> bool {
+        rank < self.best.rank() || (rank == self.best.rank() && self.pool.len() < POOL)
+    }
+}
+
 /// The settled search: where it starts and stops, and how its walkers walk.
 struct Plan {
     shape: Shape,
@@ -72,6 +80,13 @@ struct Plan {
     time: Option<Duration>,
     stall: Option<Duration>,
     threads: usize,
+    /// The GPU that walks (its index), or None: the CPU's threads.
+    device: Option<usize>,
+    /// GPU walkers (default: as many as the GPU holds at once).
+    walkers: Option<usize>,
+    gpu_tuning: GpuTuning,
+    /// The rank of the starts (sizes the GPU's walkers).
+    start_rank: usize,
     seed: u64,
     patience: u64,
     /// Percent of the walkers behind a new best that restart from it.
@@ -129,7 +144,8 @@ impl Search {
             .collect();
         output.event(&json!({
             "event": "start", "ring": "zt", "shape": shape.to_string(), "rank": lowest,
-            "target": plan.target, "threads": plan.threads, "seed": plan.seed, "resumed": self.resume.is_some(),
+            "target": plan.target, "threads": plan.threads, "gpu": plan.device, "seed": plan.seed,
+            "resumed": self.resume.is_some(),
         }))?;
         let begun = Instant::now();
         let shared = Mutex::new(Shared {
@@ -144,18 +160,10 @@ impl Search {
             unwritten: Unwritten::default(),
             improvements: 0,
         });
-        let why = std::thread::scope(|s| {
-            let walks: Vec<_> = (0..plan.threads)
-                .map(|thread| {
-                    let (plan, shared, quiet) = (&plan, &shared, self.quiet);
-                    s.spawn(move || plan.walk(thread, shared, stop, begun, quiet))
-                })
-                .collect();
-            walks
-                .into_iter()
-                .map(|w| w.join().expect("a ternary walk thread panicked"))
-                .min_by_key(|s| *s as u8)
-        });
+        let why = match plan.device {
+            Some(device) => Some(plan.walk_gpu(device, &shared, stop, begun, self.quiet)?),
+            None => plan.walk_cpu(&shared, stop, begun, self.quiet),
+        };
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
         let walk_time = begun.elapsed();
         let stop = why.unwrap_or(Stop::Interrupted);
@@ -206,7 +214,6 @@ impl Search {
     fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
         let recipe = &self.recipe;
         let unsupported = [
-            (recipe.backend == Backend::Gpu, "the GPU backend (use --backend cpu)"),
             (place.is_some_and(|p| p.island.size() > 1), "islands"),
             (
                 recipe.symmetric.symmetry.is_some() || !recipe.symmetric.cubes.is_empty(),
@@ -238,6 +245,14 @@ impl Search {
             time: self.time,
             stall: self.stall,
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
+            device: match self.recipe.backend {
+                Backend::Cpu => None,
+                Backend::Gpu => Some(self.recipe.gpu.unwrap_or(0)),
+                Backend::Auto => usable().then(|| self.recipe.gpu.unwrap_or(0)),
+            },
+            walkers: self.recipe.walkers,
+            gpu_tuning: self.recipe.gpu_tuning,
+            start_rank,
             seed: self.recipe.seed(),
             patience: self.recipe.schedule.patience.unwrap_or(PATIENCE),
             follow: self.recipe.schedule.follow.unwrap_or(ZT_FOLLOW).min(100),
@@ -257,79 +272,14 @@ impl Search {
     }
 }
 
-/// One walker of a thread: the walk, and its best rank and steps when it last improved.
-struct Walker {
-    walk: TernaryWalker,
-    best: usize,
-    steps_at_best: u64,
-    counted: Counters,
-    /// The pool's improvements this walker has seen.
-    seen: u64,
-}
-
 impl Plan {
-    /// Thread `thread`'s walk until the target, the time, the stall limit or `stop`; returns why
-    /// it ended.
-    fn walk(&self, thread: usize, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Stop {
-        let mut rng = WyRand::new(WyRand::nth(self.seed, thread as u64 + 1));
-        let mut walkers: Vec<Walker> = (0..WALKERS_PER_THREAD)
-            .map(|_| self.load(&shared.lock().expect("pool").pool, &mut rng))
-            .collect();
-        loop {
-            if let Some(why) = self.ended(shared, stop, begun) {
-                return why;
-            }
-            for w in &mut walkers {
-                w.walk.walk(ROUND_STEPS, self.target);
-            }
-            let mut s = shared.lock().expect("a walk thread panicked holding the pool");
-            for w in &mut walkers {
-                let now = w.walk.counters();
-                let mut done = now;
-                done.subtract(w.counted);
-                s.counters += done;
-                w.counted = now;
-                self.offer(&mut s, w, begun, quiet);
-                // Behind a new best, a walker follows it by chance (--follow; none by default);
-                // one without progress for its patience restarts from the pool.
-                let follows =
-                    w.seen < s.improvements && w.best > s.best.rank() && rng.below(100) < self.follow as usize;
-                if follows || now.steps - w.steps_at_best > self.patience {
-                    *w = self.load(&s.pool, &mut rng);
-                }
-                w.seen = s.improvements;
-            }
-        }
-    }
-
-    /// A walker on a random scheme of `pool`, with plus moves up to [`PLUS_SLACK`] above it.
-    fn load(&self, pool: &[TernaryScheme], rng: &mut WyRand) -> Walker {
-        let start = &pool[rng.below(pool.len())];
-        let config = WalkConfig {
-            max_rank: start.rank() + PLUS_SLACK,
-            ..self.config
-        };
-        let walk = TernaryWalker::new(start, config, rng.bits());
-        Walker {
-            best: walk.best_rank(),
-            walk,
-            steps_at_best: 0,
-            counted: Counters::default(),
-            seen: 0,
-        }
-    }
-
-    /// Takes walker `w`'s best into the pool where it is as good as the pool's, and writes it
-    /// where it is better than every scheme so far (verified over Z first).
-    fn offer(&self, s: &mut Shared, w: &mut Walker, begun: Instant, quiet: bool) {
-        if w.walk.best_rank() < w.best {
-            w.best = w.walk.best_rank();
-            w.steps_at_best = w.walk.counters().steps;
-        }
-        if w.best > s.best.rank() || (w.best == s.best.rank() && s.pool.len() >= POOL) {
+    /// Takes a walker's best `scheme` into the pool where it is of the pool's rank (and the
+    /// pool has room), and writes it where it is better than every scheme so far (verified
+    /// over Z first).
+    fn offer(&self, s: &mut Shared, scheme: TernaryScheme, begun: Instant, quiet: bool) {
+        if scheme.rank() > s.best.rank() || (scheme.rank() == s.best.rank() && s.pool.len() >= POOL) {
             return;
         }
-        let scheme = w.walk.best();
         if scheme.verify().is_err() {
             s.rejected += 1;
             tracing::error!(

@@ -1,0 +1,103 @@
+//! The ternary search's CPU walk: core's [`TernaryWalker`]s, a few to a thread, each round of
+//! [`ROUND_STEPS`] steps offering their bests to the shared pool.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use flipgraph_core::rng::WyRand;
+use flipgraph_core::ternary::TernaryScheme;
+use flipgraph_core::walk::{Counters, TernaryWalker, WalkConfig};
+
+use super::{Plan, Shared};
+use crate::driver::Stop;
+use crate::engine::PLUS_SLACK;
+
+/// Walkers a thread runs in turn.
+const WALKERS_PER_THREAD: usize = 4;
+/// Steps a walker takes between its looks at the pool (about 30 ms on one core).
+const ROUND_STEPS: u64 = 100_000;
+
+/// One walker of a thread: the walk, and its best rank and steps when it last improved.
+struct Walker {
+    walk: TernaryWalker,
+    best: usize,
+    steps_at_best: u64,
+    counted: Counters,
+    /// The pool's improvements this walker has seen.
+    seen: u64,
+}
+
+impl Plan {
+    /// The walk on the CPU's threads until the target, the time, the stall limit or `stop`;
+    /// returns why it ended (the first thread's reason).
+    pub(super) fn walk_cpu(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Option<Stop> {
+        std::thread::scope(|s| {
+            let walks: Vec<_> = (0..self.threads)
+                .map(|thread| s.spawn(move || self.walk(thread, shared, stop, begun, quiet)))
+                .collect();
+            walks
+                .into_iter()
+                .map(|w| w.join().expect("a ternary walk thread panicked"))
+                .min_by_key(|s| *s as u8)
+        })
+    }
+
+    /// Thread `thread`'s walk until the target, the time, the stall limit or `stop`; returns why
+    /// it ended.
+    fn walk(&self, thread: usize, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Stop {
+        let mut rng = WyRand::new(WyRand::nth(self.seed, thread as u64 + 1));
+        let mut walkers: Vec<Walker> = (0..WALKERS_PER_THREAD)
+            .map(|_| self.load(&shared.lock().expect("pool").pool, &mut rng))
+            .collect();
+        loop {
+            if let Some(why) = self.ended(shared, stop, begun) {
+                return why;
+            }
+            for w in &mut walkers {
+                w.walk.walk(ROUND_STEPS, self.target);
+            }
+            let mut s = shared.lock().expect("a walk thread panicked holding the pool");
+            for w in &mut walkers {
+                let now = w.walk.counters();
+                let mut done = now;
+                done.subtract(w.counted);
+                s.counters += done;
+                w.counted = now;
+                if w.walk.best_rank() < w.best {
+                    w.best = w.walk.best_rank();
+                    w.steps_at_best = w.walk.counters().steps;
+                }
+                if s.wants(w.best) {
+                    self.offer(&mut s, w.walk.best(), begun, quiet);
+                }
+                // Behind a new best, a walker follows it by chance (--follow; none by default);
+                // one without progress for its patience restarts from the pool.
+                let follows =
+                    w.seen < s.improvements && w.best > s.best.rank() && rng.below(100) < self.follow as usize;
+                if follows || now.steps - w.steps_at_best > self.patience {
+                    *w = self.load(&s.pool, &mut rng);
+                }
+                w.seen = s.improvements;
+            }
+        }
+    }
+
+    /// A walker on a random scheme of `pool`, with plus moves up to [`PLUS_SLACK`] above it.
+    fn load(&self, pool: &[TernaryScheme], rng: &mut WyRand) -> Walker {
+        let start = &pool[rng.below(pool.len())];
+        let config = WalkConfig {
+            max_rank: start.rank() + PLUS_SLACK,
+            ..self.config
+        };
+        let walk = TernaryWalker::new(start, config, rng.bits());
+        Walker {
+            best: walk.best_rank(),
+            walk,
+            steps_at_best: 0,
+            counted: Counters::default(),
+            seen: 0,
+        }
+    }
+
+}
