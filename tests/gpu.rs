@@ -77,6 +77,32 @@ fn the_kernel_move_log_replays_exactly_in_core() {
     let out = flipgraph(&["gpu", "--self-test"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("self-test passed"));
+    // The ternary walk's logs too.
+    assert!(text(&out).contains("self-test 4x4x4 over ZT rank 64"), "{}", text(&out));
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_ternary_search_on_the_gpu_reaches_23_and_every_file_verifies_over_z() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    let out = flipgraph(&[
+        "search",
+        "--size",
+        "3",
+        "--ring",
+        "zt",
+        "--backend",
+        "gpu",
+        "--time",
+        "60",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("over ZT: rank 23"), "{}", text(&out));
+    assert!(dir.path().join("3x3x3-r23.json").exists());
+    assert_results_verify(dir.path());
 }
 
 #[test]

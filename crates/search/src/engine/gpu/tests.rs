@@ -211,4 +211,36 @@ fn the_self_test_replays_every_kernels_walks_exactly_in_core() {
         assert!(walks.iter().any(|w| w.bits == bits), "{bits}");
     }
     assert!(walks.iter().all(|w| w.moves > 0 && w.counters.flips > 0));
+    // And the ternary walk (kernel walk_zt).
+    assert!(walks.iter().any(|w| w.ternary && w.shape == Shape::square(6).unwrap()));
+}
+
+/// A ternary walk of a shape whose factors pass the planes' 64 entries is refused by name,
+/// before any GPU is asked for (no GPU needed).
+#[test]
+fn a_ternary_gpu_walk_refuses_factors_past_64_entries() {
+    let options = GpuOptions {
+        walkers: None,
+        config: WalkConfig {
+            plateau: Plateau::Adaptive { floor: 100 },
+            generalized: false,
+            max_rank: usize::MAX,
+            sparsity: Sparsity::Off,
+            reductions: Reductions::Walk,
+        },
+        device: 0,
+        log_entries: 0,
+        match_rounds: 2,
+        flips: 8,
+        round_us: 100_000,
+        hints: Hints::Off,
+        partners: Partners::Sample,
+        symmetry: Group::Trivial,
+        plus: PlusCap { slack: 3, from: None },
+        start_rank: None,
+    };
+    let Err(why) = super::TernaryGpu::open(Shape::square(9).unwrap(), options) else {
+        panic!("a 9x9x9 ternary walk opened");
+    };
+    assert!(format!("{why:#}").contains("81 entries; a ternary walk takes at most 64"), "{why:#}");
 }
