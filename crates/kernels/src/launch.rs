@@ -196,7 +196,11 @@ unsafe fn run<S: FactorStore, const G: u8, P: Pairing>(launch: &Launch) {
 /// The launch's contract (as for [`walk`]), with `warp_shared_bytes(cap, factor_bytes,
 /// partners)` bytes of shared memory per warp.
 #[inline(always)]
-unsafe fn enter<F>(launch: &Launch, factor_bytes: usize, partners: Partners) -> Option<(WarpGlobal<F>, Params, *mut u8)> {
+unsafe fn enter<F>(
+    launch: &Launch,
+    factor_bytes: usize,
+    partners: Partners,
+) -> Option<(WarpGlobal<F>, Params, *mut u8)> {
     if launch.policy.has(Switch::Trap) {
         crate::trap();
     }

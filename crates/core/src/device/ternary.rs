@@ -130,7 +130,11 @@ mod tests {
         replay(&mut slots, flip).unwrap();
         assert_eq!(slots[..2], [x, y]);
         let (changed, added) = ternary::plus(&slots[0], &slots[1], Position::B, false).unwrap();
-        replay(&mut slots, log::pack(log::PLUS, ternary_field(Position::B, false), 0, 1, 2)).unwrap();
+        replay(
+            &mut slots,
+            log::pack(log::PLUS, ternary_field(Position::B, false), 0, 1, 2),
+        )
+        .unwrap();
         assert_eq!(slots[1..], [changed, added]);
         replay(&mut slots, log::pack(log::CLEAR, 0, 2, 0, 0)).unwrap();
         assert!(slots[2].is_zero());

@@ -59,7 +59,9 @@
 //! Every move is a function of flipgraph-core; with Switch::Log each elementary move is logged for
 //! replay on the host.
 
-use flipgraph_core::device::{factor_index, group_memory_at, log, scheme_words, Switch, WalkPolicy, WarpState, NO_LOAD};
+use flipgraph_core::device::{
+    factor_index, group_memory_at, log, scheme_words, Switch, WalkPolicy, WarpState, NO_LOAD,
+};
 use flipgraph_core::group::{Element, Group};
 use flipgraph_core::moves::{self, MAX_SUBSET_GROUP};
 use flipgraph_core::plateau::{after_wait, grown};
@@ -77,8 +79,8 @@ mod hints;
 mod plus;
 mod reduce;
 mod ternary;
-pub(crate) use ternary::TernaryWarp;
 pub(crate) use groups::{Grouped, Pairing, PositionCovers, Sampled, SinkCover};
+pub(crate) use ternary::TernaryWarp;
 
 /// Failed steps in a row after which the warp takes a plus move.
 const FLIPLESS_AFTER: u32 = 8;

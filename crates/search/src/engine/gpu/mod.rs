@@ -422,7 +422,13 @@ impl<F: FactorBits> GpuEngine<F> {
     /// Loads walker `walker` with the slots `terms` (a symmetric walk's representatives) and a
     /// symmetric walk's `fixed` terms, with its seed and style: the scheme is staged once per
     /// round however many walkers load it.
-    fn load_slots(&mut self, walker: usize, terms: Vec<Term<F>>, fixed: Vec<Term<F>>, (seed, style): (u64, Style)) -> Result<()> {
+    fn load_slots(
+        &mut self,
+        walker: usize,
+        terms: Vec<Term<F>>,
+        fixed: Vec<Term<F>>,
+        (seed, style): (u64, Style),
+    ) -> Result<()> {
         let plus = PlusCap {
             slack: self.options.plus.slack.min(64),
             ..self.options.plus
@@ -463,7 +469,6 @@ impl<F: FactorBits> GpuEngine<F> {
         self.fixed[walker] = fixed;
         Ok(())
     }
-
 }
 
 impl<F: FactorBits> GpuEngine<F> {

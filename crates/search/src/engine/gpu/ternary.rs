@@ -46,7 +46,8 @@ impl TernaryGpu {
 
     /// Loads `walker` with `scheme` before the next round.
     pub fn load(&mut self, walker: usize, scheme: &TernaryScheme, seed: u64, style: Style) -> Result<()> {
-        self.0.load_slots(walker, slots(scheme.terms()), Vec::new(), (seed, style))
+        self.0
+            .load_slots(walker, slots(scheme.terms()), Vec::new(), (seed, style))
     }
 
     /// Runs one round of `steps` steps a walker (or the engine's time), stopping walkers at
@@ -140,8 +141,16 @@ fn ternary_walks(start: &TernaryScheme, plateau: Plateau) -> Result<Replayed> {
     let mut moves = 0;
     for w in 0..WALKERS {
         let (entries, made) = engine.0.move_log(w)?;
-        ensure!(made <= LOG, "{shape} walker {w}: {made} moves overflow the {LOG}-entry log");
-        let mut replayed = engine.0.slots_of(slots(start.terms())).into_iter().map(term).collect::<Vec<_>>();
+        ensure!(
+            made <= LOG,
+            "{shape} walker {w}: {made} moves overflow the {LOG}-entry log"
+        );
+        let mut replayed = engine
+            .0
+            .slots_of(slots(start.terms()))
+            .into_iter()
+            .map(term)
+            .collect::<Vec<_>>();
         for &e in &entries {
             replay(&mut replayed, e).map_err(|e| anyhow!("{shape} walker {w} over ZT: {e}"))?;
         }
@@ -158,7 +167,10 @@ fn ternary_walks(start: &TernaryScheme, plateau: Plateau) -> Result<Replayed> {
             );
         }
         let scheme = engine.current(w)?;
-        ensure!(scheme.rank() == round.walkers[w].rank, "{shape} walker {w} over ZT: rank bookkeeping");
+        ensure!(
+            scheme.rank() == round.walkers[w].rank,
+            "{shape} walker {w} over ZT: rank bookkeeping"
+        );
         scheme
             .verify()
             .map_err(|d| anyhow!("{shape} walker {w}: invalid scheme over Z: {d}"))?;

@@ -242,5 +242,8 @@ fn a_ternary_gpu_walk_refuses_factors_past_64_entries() {
     let Err(why) = super::TernaryGpu::open(Shape::square(9).unwrap(), options) else {
         panic!("a 9x9x9 ternary walk opened");
     };
-    assert!(format!("{why:#}").contains("81 entries; a ternary walk takes at most 64"), "{why:#}");
+    assert!(
+        format!("{why:#}").contains("81 entries; a ternary walk takes at most 64"),
+        "{why:#}"
+    );
 }

@@ -31,7 +31,13 @@ struct Walker {
 impl Plan {
     /// The walk on the CPU's threads until the target, the time, the stall limit or `stop`;
     /// returns why it ended (the first thread's reason).
-    pub(super) fn walk_cpu(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Option<Stop> {
+    pub(super) fn walk_cpu(
+        &self,
+        shared: &Mutex<Shared>,
+        stop: &AtomicBool,
+        begun: Instant,
+        quiet: bool,
+    ) -> Option<Stop> {
         std::thread::scope(|s| {
             let walks: Vec<_> = (0..self.threads)
                 .map(|thread| s.spawn(move || self.walk(thread, shared, stop, begun, quiet)))
@@ -99,5 +105,4 @@ impl Plan {
             seen: 0,
         }
     }
-
 }
