@@ -154,6 +154,42 @@ fn a_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     assert_results_verify(&dir.path().join("auto"));
 }
 
+/// Over ZT too: a kernel fault ends `--backend gpu` naming the kernel, and `auto` carries on with
+/// the CPU from what the GPU found, to the target.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_ternary_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |backend: &str| {
+        bin()
+            .args([
+                "search",
+                "--size",
+                "3",
+                "--ring",
+                "zt",
+                "--time",
+                "60s",
+                "--backend",
+                backend,
+            ])
+            .arg("--out")
+            .arg(dir.path().join(backend))
+            .env("FLIPGRAPH_GPU_TRAP", "1")
+            .output()
+            .unwrap()
+    };
+    let gpu_only = run("gpu");
+    assert_eq!(gpu_only.status.code(), Some(1), "{}", text(&gpu_only));
+    assert!(text(&gpu_only).contains("kernel 'walk_zt'"), "{}", text(&gpu_only));
+    let auto = run("auto");
+    assert!(auto.status.success(), "{}", text(&auto));
+    assert!(text(&auto).contains("carrying on with the CPU"), "{}", text(&auto));
+    assert!(dir.path().join("auto/3x3x3-r23.json").exists());
+    assert_results_verify(&dir.path().join("auto"));
+}
+
 /// `flipgraph search --size 4` with `extra` flags into `out`, checkpointing every 0.1 s; `trap`:
 /// the round in which each kernel launch traps (`FLIPGRAPH_GPU_TRAP`), if any.
 fn search_4x4x4(out: &std::path::Path, extra: &[&str], trap: Option<&str>) -> std::process::Output {

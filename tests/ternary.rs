@@ -69,8 +69,8 @@ fn a_ternary_search_walks_on_from_a_ternary_file() {
         "{}",
         text(&done)
     );
-    // Nothing below the start was found, so nothing was written; what is there verifies.
-    assert!(ternary_results(&out).iter().all(|&r| r < 26));
+    // Nothing below the start was found: the folder holds the start, valid over Z.
+    assert_eq!(ternary_results(&out), [26]);
 }
 
 #[test]
@@ -133,28 +133,79 @@ fn known_lists_the_ternary_ranks() {
 }
 
 #[test]
-fn campaigns_and_throughput_benches_over_zt_are_refused_by_name() {
+fn throughput_benches_over_zt_are_refused_by_name() {
+    let done = bin().args(["bench", "--ring", "zt", "--sizes", "3"]).output().unwrap();
+    let said = text(&done);
+    assert!(
+        !done.status.success() && said.contains("--ring zt") && !said.contains("panicked"),
+        "{said}"
+    );
+}
+
+/// `flipgraph campaign --ring zt ARGS --backend cpu --threads 1 --out OUT`.
+fn zt_campaign(args: &[&str], out: &Path) -> std::process::Output {
+    bin()
+        .args(["campaign", "--ring", "zt", "--backend", "cpu", "--threads", "1"])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_ternary_campaign_takes_each_format_to_its_zt_rank_and_skips_it_when_run_again() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("c");
-    for args in [
-        vec![
-            "campaign",
-            "--ring",
-            "zt",
-            "--sizes",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        vec!["bench", "--ring", "zt", "--sizes", "3"],
-    ] {
-        let done = bin().args(&args).output().unwrap();
-        let said = text(&done);
-        assert!(
-            !done.status.success() && said.contains("--ring zt") && !said.contains("panicked"),
-            "{args:?}: {said}"
-        );
+    let first = zt_campaign(&["--sizes", "2x2x2,3x3x3", "--time", "120s", "--json"], &out);
+    assert!(first.status.success(), "{}", text(&first));
+    let said = text(&first);
+    // The table over ZT: 2x2x2 at 7 and 3x3x3 at 23, each its best known ZT rank.
+    assert!(
+        said.contains("2 of 2 formats with a best known rank are at it or below"),
+        "{said}"
+    );
+    for (shape, rank) in [("2x2x2", 7), ("3x3x3", 23)] {
+        assert_eq!(ternary_results(&out.join(shape)).first(), Some(&rank), "{shape}");
     }
+    let again = zt_campaign(&["--sizes", "2x2x2,3x3x3", "--time", "120s"], &out);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(text(&again).matches("skipped").count(), 2, "{}", text(&again));
+    assert!(text(&again).contains("target reached"), "{}", text(&again));
+}
+
+#[test]
+fn a_ternary_hunt_starts_from_the_public_best_over_zt_and_resumes_from_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let public = dir.path().join("public");
+    std::fs::create_dir_all(&public).unwrap();
+    for file in ["2x4x4-r26-perminov-ternary.json", "4x4x4-r47-flipgraph.json"] {
+        std::fs::copy(data(file), public.join(file)).unwrap();
+    }
+    let out = dir.path().join("hunt");
+    let args = [
+        "--sizes",
+        "2x4x4",
+        "--hunt",
+        "--time",
+        "2s",
+        "--from",
+        public.to_str().unwrap(),
+    ];
+    let first = zt_campaign(&args, &out);
+    assert!(first.status.success(), "{}", text(&first));
+    assert!(
+        text(&first).contains("the public best (rank 26 over ZT"),
+        "{}",
+        text(&first)
+    );
+    // The start is in the format's folder, as it is (valid over Z), and below nothing else.
+    assert_eq!(ternary_results(&out.join("2x4x4")).first(), Some(&26));
+    // The next run resumes the format from its folder, aimed below its rank.
+    let again = zt_campaign(&args, &out);
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(text(&again).contains("2x4x4: resuming"), "{}", text(&again));
+    assert!(text(&again).contains("hunting below it"), "{}", text(&again));
 }
 
 #[test]

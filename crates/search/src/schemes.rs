@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use flipgraph_core::formats::{self, Ring, SchemeFile};
 use flipgraph_core::term::FactorBits;
+use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::verify::{self, Diagnosis};
 use flipgraph_core::{IntScheme, Scheme};
 
@@ -87,15 +88,28 @@ const GATHER_DEPTH: usize = 6;
 /// 2, and the best of each format: the starts of a hunt from the public best (a clone of
 /// FastMatrixMultiplication or fmm_digest). Integer schemes count by their rank mod 2.
 pub fn gather(dir: &Path) -> Result<Gathered> {
+    gather_by(dir, f2_rank)
+}
+
+/// [`gather`] over ZT: the best ternary scheme valid over Z of each format, by its rank (the
+/// others passed over, each with why).
+pub fn gather_zt(dir: &Path) -> Result<Gathered> {
+    gather_by(dir, zt_rank)
+}
+
+/// The sorted dims and rank of a scheme file, or why it is passed over.
+type RankOf = fn(&Path) -> Result<([usize; 3], usize)>;
+
+fn gather_by(dir: &Path, rank_of: RankOf) -> Result<Gathered> {
     if !dir.is_dir() {
         bail!("{}: not a folder of scheme files", dir.display());
     }
     let mut gathered = Gathered::default();
-    gather_into(dir, GATHER_DEPTH, &mut gathered)?;
+    gather_into(dir, GATHER_DEPTH, rank_of, &mut gathered)?;
     Ok(gathered)
 }
 
-fn gather_into(dir: &Path, depth: usize, into: &mut Gathered) -> Result<()> {
+fn gather_into(dir: &Path, depth: usize, rank_of: RankOf, into: &mut Gathered) -> Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -111,11 +125,11 @@ fn gather_into(dir: &Path, depth: usize, into: &mut Gathered) -> Result<()> {
         }
         if path.is_dir() {
             if depth > 0 {
-                gather_into(&path, depth - 1, into)?;
+                gather_into(&path, depth - 1, rank_of, into)?;
             }
             continue;
         }
-        match f2_rank(&path) {
+        match rank_of(&path) {
             Ok((dims, rank)) => {
                 into.valid += 1;
                 let best = into.bests.entry(dims).or_insert((rank, path.clone()));
@@ -139,9 +153,18 @@ fn f2_rank(path: &Path) -> Result<([usize; 3], usize)> {
     Ok((scheme.shape().sorted_dims(), scheme.rank()))
 }
 
+/// The sorted dims and the rank of the scheme file `path`, if it is a ternary scheme valid over
+/// Z (read as it is: no reduction mod 2).
+fn zt_rank(path: &Path) -> Result<([usize; 3], usize)> {
+    let file = formats::read_path(path)?;
+    let scheme = TernaryScheme::from_int(&file.scheme).map_err(|e| anyhow!("not ternary: {e}"))?;
+    scheme.verify().map_err(|d| anyhow!("not valid over Z: {d}"))?;
+    Ok((scheme.shape().sorted_dims(), scheme.rank()))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::gather;
+    use super::{gather, gather_zt};
     use flipgraph_core::formats::{write, Format, Ring};
     use flipgraph_core::{IntScheme, Scheme, Shape};
 
@@ -170,5 +193,37 @@ mod tests {
         assert_eq!(gathered.passed_over.len(), 1, "{:?}", gathered.passed_over);
         assert!(gathered.passed_over[0].0.ends_with("README.md"));
         assert!(gather(&dir.path().join("README.md")).is_err());
+    }
+
+    #[test]
+    fn gathering_over_zt_keeps_ternary_schemes_valid_over_z_and_passes_over_f2_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data");
+        for file in [
+            "2x2x2-r7-strassen.m",
+            "2x4x4-r26-perminov-ternary.json",
+            "4x4x4-r47-flipgraph.json",
+        ] {
+            std::fs::copy(data.join(file), dir.path().join(file)).unwrap();
+        }
+        let naive = IntScheme::from_f2(&Scheme::<u64>::naive(Shape::square(2).unwrap()));
+        std::fs::write(
+            dir.path().join("2x2x2.json"),
+            write(&naive, Format::PerminovJson, Ring::Z).unwrap(),
+        )
+        .unwrap();
+        let gathered = gather_zt(dir.path()).unwrap();
+        // Strassen's 7 (its -1s kept) beats the naive 8; 2x4x4 26 as it is.
+        assert_eq!(gathered.bests[&[2, 2, 2]].0, 7);
+        assert_eq!(gathered.bests[&[2, 4, 4]].0, 26);
+        assert_eq!(gathered.valid, 3);
+        // 4x4x4 r47 is a scheme over F2 only.
+        assert!(!gathered.bests.contains_key(&[4, 4, 4]));
+        assert_eq!(gathered.passed_over.len(), 1, "{:?}", gathered.passed_over);
+        assert!(
+            gathered.passed_over[0].1.contains("not valid over Z"),
+            "{:?}",
+            gathered.passed_over
+        );
     }
 }

@@ -112,7 +112,7 @@ choices!(
     /// `--ring`.
     RingArg => Ring {
         F2 => Ring::F2.name(), "F2: coefficients 0 and 1 (every engine, group and move)";
-        Zt => Ring::Zt.name(), "{-1,0,1}, valid over Z and so over every ring (the field's catalogues rank schemes so): plain schemes on the CPU, from the naive scheme or --from files; a new best written as soon as found";
+        Zt => Ring::Zt.name(), "{-1,0,1}, valid over Z and so over every ring (the field's catalogues rank schemes so): plain schemes on one GPU or the CPU, from the naive scheme or --from files; the start and each new best written as soon as found";
     }
 );
 

@@ -9,16 +9,17 @@ use anyhow::{Context, Result};
 use flipgraph_core::algebra;
 use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
-use flipgraph_core::known::{best_known_rank, proven_optimal_rank};
+use flipgraph_core::known::{best_known_rank, best_known_zt_rank, proven_optimal_rank};
 use flipgraph_core::{IntScheme, Shape};
 
 use super::Args;
 use crate::commands::algebra::best_construction;
+use crate::commands::choices::RingArg;
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::search;
 use crate::islands::portfolio::Portfolio;
 use crate::islands::Sharing;
-use crate::output::{Checkpoint, CHECKPOINT};
+use crate::output::{Checkpoint, CHECKPOINT, EVENTS};
 use crate::schemes::{read_valid, Bests};
 use crate::session::preset::Preset;
 use crate::write::{write_verified, Encoding, WriteArgs};
@@ -39,11 +40,11 @@ pub struct Standing {
 }
 
 impl Standing {
-    /// A format not started.
-    pub fn new(shape: Shape) -> Standing {
+    /// A format not started, its best known rank over `ring`.
+    pub fn new(shape: Shape, ring: RingArg) -> Standing {
         Standing {
             shape,
-            best_known: best_known_rank(shape),
+            best_known: known_rank(shape, ring),
             reached: None,
             done: false,
             symmetric: false,
@@ -53,15 +54,15 @@ impl Standing {
     }
 
     /// A format whose turn failed with `error`.
-    pub fn failed(shape: Shape, error: &anyhow::Error) -> Standing {
-        Standing::failed_with(shape, crate::flags::in_flags(error))
+    pub fn failed(shape: Shape, ring: RingArg, error: &anyhow::Error) -> Standing {
+        Standing::failed_with(shape, ring, crate::flags::in_flags(error))
     }
 
     /// A format whose turn failed, as `why` says (another process's turn, in an MPI job).
-    pub fn failed_with(shape: Shape, why: String) -> Standing {
+    pub fn failed_with(shape: Shape, ring: RingArg, why: String) -> Standing {
         Standing {
             failed: Some(why),
-            ..Standing::new(shape)
+            ..Standing::new(shape, ring)
         }
     }
 
@@ -74,14 +75,22 @@ impl Standing {
         }
     }
 
-    /// Where the format's folder under `out` stands (not started where it has no checkpoint
+    /// Where the format's folder under `out` stands (not started where it holds no search
     /// or cannot be read).
-    pub fn on_disk(shape: Shape, out: &Path) -> Standing {
+    pub fn on_disk(shape: Shape, ring: RingArg, out: &Path) -> Standing {
         let dir = out.join(shape.to_string());
-        previous(shape, &dir)
+        previous(shape, ring, &dir)
             .ok()
             .flatten()
-            .unwrap_or_else(|| Standing::new(shape))
+            .unwrap_or_else(|| Standing::new(shape, ring))
+    }
+}
+
+/// The best known rank of `shape` over `ring` (the F2 or the ZT table).
+fn known_rank(shape: Shape, ring: RingArg) -> Option<usize> {
+    match ring {
+        RingArg::F2 => best_known_rank(shape),
+        RingArg::Zt => best_known_zt_rank(shape),
     }
 }
 
@@ -98,9 +107,13 @@ pub struct Assignment<'a> {
     pub public: Option<&'a Bests>,
 }
 
-/// Where the search in `dir` stands, if the folder holds one ([`standing`]).
-fn previous(shape: Shape, dir: &Path) -> Result<Option<Standing>> {
-    dir.join(CHECKPOINT).exists().then(|| standing(shape, dir)).transpose()
+/// Where the search in `dir` stands, if the folder holds one: an F2 search's checkpoint
+/// ([`standing`]), a ternary search's event log ([`zt_standing`]).
+fn previous(shape: Shape, ring: RingArg, dir: &Path) -> Result<Option<Standing>> {
+    match ring {
+        RingArg::F2 => dir.join(CHECKPOINT).exists().then(|| standing(shape, dir)).transpose(),
+        RingArg::Zt => dir.join(EVENTS).exists().then(|| zt_standing(shape, dir)).transpose(),
+    }
 }
 
 /// Searches one format of the campaign (or skips it, at its target already) and says where
@@ -113,10 +126,11 @@ pub fn run_format(
     process_start: Instant,
 ) -> Result<Standing> {
     let dir = args.out.join(shape.to_string());
-    let previous = previous(shape, &dir)?;
+    let ring = args.engine.ring;
+    let previous = previous(shape, ring, &dir)?;
     let resume = previous.is_some();
     let symmetric = previous.as_ref().is_some_and(|p| p.symmetric);
-    let known = best_known_rank(shape);
+    let known = known_rank(shape, ring);
     let best_so_far = previous.as_ref().and_then(|p| p.reached).map(|(best, _)| best);
     let at_known = best_so_far.is_some_and(|best| known.is_some_and(|known| best <= known));
     // A hunt below a rank proven optimal is in vain.
@@ -147,7 +161,8 @@ pub fn run_format(
         Some(_) => Wanted::None,
         None => known.map_or(Wanted::None, Wanted::New),
     };
-    let constructed = match args.no_constructions {
+    // The constructions read and build F2 schemes: none over ZT.
+    let constructed = match args.no_constructions || ring == RingArg::Zt {
         false => constructed_start(args, shape, wanted)?,
         true => None,
     };
@@ -199,7 +214,7 @@ pub fn run_format(
     }
     Ok(Standing {
         start: start.map(|(_, how, _)| how),
-        ..standing(shape, &dir)?
+        ..self::previous(shape, ring, &dir)?.with_context(|| format!("{}: no search after its turn", dir.display()))?
     })
 }
 
@@ -287,21 +302,26 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     Ok(Some((path, how, built.rank())))
 }
 
-/// Writes `start` (mod 2, verified) to `OUT/starts/SHAPE-rRANK.json`, named as results are so
-/// that the constructions of later formats read it.
+/// Writes `start` (mod 2, verified; over ZT as it is, verified over Z) to
+/// `OUT/starts/SHAPE-rRANK.json`, named as results are so that the constructions of later
+/// formats read it.
 fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
+    let zt = args.engine.ring == RingArg::Zt;
     // The rank the file holds: mod 2, where an integer scheme's even terms vanish.
-    let mut f2 = start.mod2::<u128>()?;
-    f2.remove_zero_terms();
-    let path = args
-        .out
-        .join("starts")
-        .join(format!("{}-r{}.json", start.shape, f2.rank()));
+    let rank = match zt {
+        true => start.rank(),
+        false => {
+            let mut f2 = start.mod2::<u128>()?;
+            f2.remove_zero_terms();
+            f2.rank()
+        }
+    };
+    let path = args.out.join("starts").join(format!("{}-r{rank}.json", start.shape));
     std::fs::create_dir_all(path.parent().expect("a folder"))?;
     let write = WriteArgs {
         encoding: Encoding {
             to: Format::PerminovJson,
-            mod2: true,
+            mod2: !zt,
         },
         output: Some(path.clone()),
     };
@@ -319,7 +339,11 @@ fn public_start(args: &Args, turn: &Assignment, shape: Shape) -> Result<Option<(
     let oriented = algebra::orient(&scheme, shape)
         .with_context(|| format!("{}: its {} does not orient to {shape}", file.display(), scheme.shape))?;
     let path = write_start(args, &oriented, "public start")?;
-    let how = format!("the public best (rank {rank} mod 2, {})", file.display());
+    let over = match args.engine.ring {
+        RingArg::F2 => "mod 2",
+        RingArg::Zt => "over ZT",
+    };
+    let how = format!("the public best (rank {rank} {over}, {})", file.display());
     tracing::info!("{shape}: starts from {how}");
     Ok(Some((path, how, *rank)))
 }
@@ -348,7 +372,57 @@ fn standing(shape: Shape, dir: &Path) -> Result<Standing> {
         reached: Some((best, cp.elapsed())),
         done: best <= cp.target,
         symmetric: cp.symmetric.is_some() || !cp.cubes.is_empty(),
-        ..Standing::new(shape)
+        ..Standing::new(shape, RingArg::F2)
+    })
+}
+
+/// The lower of two ranks, either of which may be missing.
+fn lower(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Where the ternary search in `dir` stands, from its event log (a ternary search keeps no
+/// checkpoint): its best rank (its starts' and improvements'), its time (its runs' ends), and
+/// whether its last run's target is reached. An error where the log is of another shape or
+/// holds no ternary search.
+fn zt_standing(shape: Shape, dir: &Path) -> Result<Standing> {
+    let path = dir.join(EVENTS);
+    let log = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (mut best, mut target, mut seconds) = (None::<usize>, None, 0.0);
+    for (i, line) in log.lines().enumerate() {
+        // A line cut short by a crash is passed over.
+        let Ok(event) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if event["ring"] != "zt" {
+            anyhow::bail!("{}:{}: not an event of a search over ZT", path.display(), i + 1);
+        }
+        let rank = |key: &str| event[key].as_u64().map(|r| r as usize);
+        match event["event"].as_str() {
+            Some("start") => {
+                if event["shape"] != shape.to_string().as_str() {
+                    anyhow::bail!(
+                        "{} holds a search of {}, not {shape}; move it away or choose another --out",
+                        dir.display(),
+                        event["shape"]
+                    );
+                }
+                target = rank("target");
+                best = lower(best, rank("rank"));
+            }
+            Some("improved") => best = lower(best, rank("rank")),
+            Some("end") => seconds += event["seconds"].as_f64().unwrap_or(0.0),
+            _ => {}
+        }
+    }
+    let best = best.with_context(|| format!("{}: no start of a search over ZT", path.display()))?;
+    Ok(Standing {
+        reached: Some((best, Duration::from_secs_f64(seconds))),
+        done: target.is_some_and(|t| best <= t),
+        ..Standing::new(shape, RingArg::Zt)
     })
 }
 

@@ -93,10 +93,10 @@ fn serve(job: &Job, work: &Work<'_, Schedule<Standing>>, own_done: &AtomicBool) 
                 Ok(Request::Finished { turn, start, failed }) => {
                     let shape = work.sizes[turn.format];
                     let now = match failed {
-                        Some(failed) => Standing::failed_with(shape, failed),
+                        Some(failed) => Standing::failed_with(shape, work.args.engine.ring, failed),
                         None => Standing {
                             start,
-                            ..Standing::on_disk(shape, &work.args.out)
+                            ..Standing::on_disk(shape, work.args.engine.ring, &work.args.out)
                         },
                     };
                     Queue::finish(schedule, turn, now);

@@ -19,7 +19,7 @@ use super::lanes::{host_gpus, lanes, lanes_in_words};
 use super::search::interrupt_flag;
 use crate::engine::MAX_THREADS_PER_CORE;
 use crate::output::CHECKPOINT;
-use crate::schemes::{gather, Bests};
+use crate::schemes::{gather, gather_zt, Bests};
 use crate::write::parse_writable;
 
 mod format;
@@ -41,6 +41,7 @@ use table::print_table;
   flipgraph campaign --sizes 4x4x5,3x4x5,4x5x5 --time 10m --out runs/c1   continue it
   flipgraph campaign --sizes all --time 10m --passes 3 --hunt --out runs/all   to each best known rank, then below
   flipgraph campaign --sizes all --time 60s --hunt --from FastMatrixMultiplication --out runs/hunt   below the public best
+  flipgraph campaign --ring zt --sizes all --time 60s --hunt --from FastMatrixMultiplication --out runs/zt   over {-1,0,1}
   mpirun -n 8 flipgraph campaign --sizes all --time 10m --out runs/all   8 processes, one format each at a time (docs/CLUSTER.md)")]
 pub struct Args {
     /// The formats, comma separated (2x2x3,2x3x3 or 4 for 4x4x4), or `all`: the 84 formats of
@@ -89,8 +90,9 @@ pub struct Args {
     hunt: bool,
     /// Start each new format from the best scheme of its format (in any orientation) among the
     /// scheme files under DIR, e.g. a clone of FastMatrixMultiplication or fmm_digest (integer
-    /// schemes taken mod 2; schemes over Q passed over); with --hunt, aimed one rank below
-    /// the lower of it and the best known rank.
+    /// schemes taken mod 2; schemes over Q passed over; with --ring zt, the best ternary scheme
+    /// valid over Z, as it is); with --hunt, aimed one rank below the lower of it and the best
+    /// known rank.
     #[arg(long = "from", value_name = "DIR")]
     from: Option<PathBuf>,
     /// Formats searched at once, side by side (default: one per GPU, each on its own GPU; on
@@ -109,9 +111,12 @@ pub struct Args {
 /// The best scheme of each format under --from, read once (for a hunt from the public best).
 fn public_bests(args: &Args) -> Result<Option<Bests>> {
     let Some(dir) = &args.from else { return Ok(None) };
-    let gathered = gather(dir)?;
+    let (gathered, valid) = match args.engine.ring {
+        RingArg::F2 => (gather(dir)?, "valid mod 2"),
+        RingArg::Zt => (gather_zt(dir)?, "ternary and valid over Z"),
+    };
     tracing::info!(
-        "{}: {} scheme files valid mod 2, of {} formats; {} files passed over{}",
+        "{}: {} scheme files {valid}, of {} formats; {} files passed over{}",
         dir.display(),
         gathered.valid,
         gathered.bests.len(),
@@ -177,11 +182,6 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
             SHORTEST_TURN.as_secs()
         );
     }
-    if args.engine.ring == RingArg::Zt {
-        anyhow::bail!(
-            "--ring zt: a campaign over ZT is not built yet (its formats resume between passes, which a ternary search does not yet); run `flipgraph search --ring zt` per format"
-        );
-    }
     // A campaign's formats are folders of their own: inside a search's folder they would be
     // taken for its islands' or bury its results.
     if let Some(search) = args.out.ancestors().find(|dir| dir.join(CHECKPOINT).is_file()) {
@@ -200,6 +200,9 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
     }
     #[cfg(feature = "mpi")]
     if let Some(job) = flipgraph_cluster::Job::init()? {
+        if args.engine.ring == RingArg::Zt {
+            anyhow::bail!("--ring zt: a campaign over ZT as an MPI job is not built yet; run it as one process");
+        }
         return job::run(&args, &job, process_start);
     }
     let stop = interrupt_flag()?;
@@ -235,7 +238,7 @@ fn report(args: &Args, sizes: &[Shape], schedule: Schedule<Standing>) -> ExitCod
         .into_latest()
         .into_iter()
         .zip(sizes)
-        .map(|(latest, &shape)| latest.unwrap_or_else(|| Standing::on_disk(shape, &args.out)))
+        .map(|(latest, &shape)| latest.unwrap_or_else(|| Standing::on_disk(shape, args.engine.ring, &args.out)))
         .collect();
     print_table(&table, args.json);
     let failed = table.iter().filter(|s| s.failed.is_some()).count();
@@ -368,7 +371,7 @@ impl<'a, Q: Queue + ?Sized> Work<'a, Q> {
             };
             let now = run_format(self.args, &assignment, shape, self.stop, self.process_start).unwrap_or_else(|e| {
                 tracing::error!("{shape}: {}", crate::flags::in_flags(&e));
-                Standing::failed(shape, &e)
+                Standing::failed(shape, self.args.engine.ring, &e)
             });
             self.queue.finish(turn, now);
         }

@@ -3,8 +3,9 @@
 //! improvement verified over Z and written at once (with an event), so that Ctrl-C or a crash
 //! loses nothing found.
 //!
-//! A resume (`--resume DIR`) starts from the lowest-rank scheme files of its folder and goes on
-//! writing there: the files are its state (no checkpoint: its time and counters start afresh).
+//! The folder holds the start (written first) and each new best: a resume (`--resume DIR`)
+//! starts from its lowest-rank scheme files and goes on writing there. The files are its state
+//! (no checkpoint: its time and counters start afresh).
 //! What it is not yet: several GPUs, islands, symmetric walks, the ladder and generalized
 //! flips. [`Search::run`] refuses those choices over ZT rather than ignore them.
 
@@ -147,6 +148,13 @@ impl Search {
             "target": plan.target, "threads": plan.threads, "gpu": plan.device, "seed": plan.seed,
             "resumed": self.resume.is_some(),
         }))?;
+        if self.resume.is_none() {
+            // The folder holds its best from the start: a resume (a campaign's next turn) reads
+            // its files, and a start never improved on would be missing there.
+            output
+                .write_int(&pool[0].to_int(), FileRing::Z)
+                .context("writing the start into the results folder")?;
+        }
         let begun = Instant::now();
         let shared = Mutex::new(Shared {
             best: pool[0].clone(),
@@ -161,7 +169,15 @@ impl Search {
             improvements: 0,
         });
         let why = match plan.device {
-            Some(device) => Some(plan.walk_gpu(device, &shared, stop, begun, self.quiet)?),
+            Some(device) => match plan.walk_gpu(device, &shared, stop, begun, self.quiet) {
+                Ok(why) => Some(why),
+                // What the walk found is in the pool and the folder: the CPU goes on from it.
+                Err(e) if self.recipe.backend == Backend::Auto => {
+                    tracing::warn!("the GPU walk over ZT failed ({e:#}); carrying on with the CPU");
+                    plan.walk_cpu(&shared, stop, begun, self.quiet)
+                }
+                Err(e) => return Err(e),
+            },
             None => plan.walk_cpu(&shared, stop, begun, self.quiet),
         };
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
