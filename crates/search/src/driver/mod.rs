@@ -47,7 +47,7 @@ const EARLY_CHECKPOINT: Duration = Duration::from_millis(500);
 const STATUS_EVERY: Duration = Duration::from_millis(500);
 
 /// How often events.jsonl takes a progress line (the status line and --json: every 0.5 s).
-const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
+pub(crate) const PROGRESS_LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// The driver (of schemes with factors of `F`): owns the engine and, in parts, the search's
 /// population (`restarts.rs`), its clock (`clock.rs`), what it keeps (`results.rs`) and its

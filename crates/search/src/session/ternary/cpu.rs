@@ -31,16 +31,10 @@ struct Walker {
 impl Plan {
     /// The walk on the CPU's threads until the target, the time, the stall limit or `stop`;
     /// returns why it ended (the first thread's reason).
-    pub(super) fn walk_cpu(
-        &self,
-        shared: &Mutex<Shared>,
-        stop: &AtomicBool,
-        begun: Instant,
-        quiet: bool,
-    ) -> Option<Stop> {
+    pub(super) fn walk_cpu(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant) -> Option<Stop> {
         std::thread::scope(|s| {
             let walks: Vec<_> = (0..self.threads)
-                .map(|thread| s.spawn(move || self.walk(thread, shared, stop, begun, quiet)))
+                .map(|thread| s.spawn(move || self.walk(thread, shared, stop, begun)))
                 .collect();
             walks
                 .into_iter()
@@ -51,7 +45,7 @@ impl Plan {
 
     /// Thread `thread`'s walk until the target, the time, the stall limit or `stop`; returns why
     /// it ended.
-    fn walk(&self, thread: usize, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant, quiet: bool) -> Stop {
+    fn walk(&self, thread: usize, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant) -> Stop {
         let mut rng = WyRand::new(WyRand::nth(self.seed, thread as u64 + 1));
         let mut walkers: Vec<Walker> = (0..WALKERS_PER_THREAD)
             .map(|_| self.load(&shared.lock().expect("pool").pool, &mut rng))
@@ -75,7 +69,7 @@ impl Plan {
                     w.steps_at_best = w.walk.counters().steps;
                 }
                 if s.wants(w.best) {
-                    self.offer(&mut s, w.walk.best(), begun, quiet);
+                    self.offer(&mut s, w.walk.best(), begun);
                 }
                 // Behind a new best, a walker follows it by chance (--follow; none by default);
                 // one without progress for its patience restarts from the pool.
@@ -86,6 +80,9 @@ impl Plan {
                 }
                 w.seen = s.improvements;
             }
+            let mut ranks: Vec<usize> = walkers.iter().map(|w| w.walk.rank()).collect();
+            let mut plateaus: Vec<u64> = walkers.iter().map(|w| w.walk.plateau_limit()).collect();
+            s.show(self, begun, &mut ranks, &mut plateaus);
         }
     }
 

@@ -36,7 +36,6 @@ impl Plan {
         shared: &Mutex<Shared>,
         stop: &AtomicBool,
         begun: Instant,
-        quiet: bool,
     ) -> Result<Stop> {
         let options = GpuOptions {
             walkers: self.walkers,
@@ -83,7 +82,7 @@ impl Plan {
                     walker.since_best = 0;
                     if s.wants(walker.best) {
                         let best = engine.best(w)?;
-                        self.offer(&mut s, best, begun, quiet);
+                        self.offer(&mut s, best, begun);
                     }
                 }
                 let follows = walker.seen < s.improvements
@@ -94,6 +93,9 @@ impl Plan {
                 }
                 walker.seen = s.improvements;
             }
+            let mut ranks: Vec<usize> = round.walkers.iter().map(|w| w.rank).collect();
+            let mut plateaus: Vec<u64> = round.walkers.iter().map(|w| w.plateau).collect();
+            s.show(self, begun, &mut ranks, &mut plateaus);
         }
     }
 }

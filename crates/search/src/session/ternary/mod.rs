@@ -29,7 +29,8 @@ use super::ended::Ended;
 use super::error::SearchError;
 use super::starts::read_ternary_starts;
 use super::Search;
-use crate::driver::{default_target, Stop, Unwritten, PATIENCE};
+use crate::driver::progress::{Progress, Status};
+use crate::driver::{default_target, Stop, Unwritten, PATIENCE, PROGRESS_LOG_EVERY};
 use crate::engine::gpu::{usable, GpuTuning};
 use crate::engine::{cores, Backend};
 use crate::islands::Place;
@@ -63,9 +64,55 @@ struct Shared {
     unwritten: Unwritten,
     /// New best schemes so far: a walker that has not seen the last one may follow it.
     improvements: u64,
+    /// The status line (or log or JSON lines), and when it and the event log last took one.
+    progress: Progress,
+    shown: Option<(Instant, Counters)>,
+    logged: Option<Instant>,
 }
 
+/// How often the ternary search's status is shown (the event log takes one every
+/// [`PROGRESS_LOG_EVERY`]).
+const SHOW_EVERY: Duration = Duration::from_secs(1);
+
 impl Shared {
+    /// Shows the search's status (at most every [`SHOW_EVERY`]): the rates since it was last
+    /// shown, and `ranks` and `plateaus`, the walkers' that reported last (a GPU's, or a
+    /// thread's). Every [`PROGRESS_LOG_EVERY`] the event log takes it too.
+    fn show(&mut self, plan: &Plan, begun: Instant, ranks: &mut [usize], plateaus: &mut [u64]) {
+        let (since, before) = self.shown.unwrap_or((begun, Counters::default()));
+        let dt = since.elapsed().as_secs_f64();
+        if dt < SHOW_EVERY.as_secs_f64() || ranks.is_empty() {
+            return;
+        }
+        let mut c = self.counters;
+        c.subtract(before);
+        ranks.sort_unstable();
+        plateaus.sort_unstable();
+        let status = Status {
+            shape: plan.shape,
+            best_rank: self.best.rank(),
+            best_known: plan.best_known,
+            vertices_per_s: c.vertices as f64 / dt,
+            steps_per_s: c.steps as f64 / dt,
+            reductions_per_s: c.reductions as f64 / dt,
+            plateau: plateaus.get(plateaus.len() / 2).copied().unwrap_or(0),
+            walker_ranks: [ranks[0], ranks[ranks.len() / 2], ranks[ranks.len() - 1]],
+            hold_share: 0.0,
+            elapsed: begun.elapsed(),
+            pool: self.pool.len(),
+        };
+        self.progress.update(&status);
+        self.shown = Some((Instant::now(), self.counters));
+        if self.logged.is_none_or(|t| t.elapsed() >= PROGRESS_LOG_EVERY) {
+            let mut event = status.json();
+            event["ring"] = "zt".into();
+            if let Err(e) = self.output.event(&event).context("event log") {
+                tracing::error!("{e:#}");
+            }
+            self.logged = Some(Instant::now());
+        }
+    }
+
     /// Whether a walker's best of `rank` is worth reading: below the best so far, or of its
     /// rank while the pool has room.
     fn wants(&self, rank: usize) -> bool {
@@ -167,20 +214,27 @@ impl Search {
             improved_at: Duration::ZERO,
             unwritten: Unwritten::default(),
             improvements: 0,
+            progress: match self.in_lines {
+                true => Progress::in_lines(self.json, self.quiet),
+                false => Progress::new(self.json, self.quiet),
+            },
+            shown: None,
+            logged: None,
         });
         let why = match plan.device {
-            Some(device) => match plan.walk_gpu(device, &shared, stop, begun, self.quiet) {
+            Some(device) => match plan.walk_gpu(device, &shared, stop, begun) {
                 Ok(why) => Some(why),
                 // What the walk found is in the pool and the folder: the CPU goes on from it.
                 Err(e) if self.recipe.backend == Backend::Auto => {
                     tracing::warn!("the GPU walk over ZT failed ({e:#}); carrying on with the CPU");
-                    plan.walk_cpu(&shared, stop, begun, self.quiet)
+                    plan.walk_cpu(&shared, stop, begun)
                 }
                 Err(e) => return Err(e),
             },
-            None => plan.walk_cpu(&shared, stop, begun, self.quiet),
+            None => plan.walk_cpu(&shared, stop, begun),
         };
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
+        shared.progress.finish();
         let walk_time = begun.elapsed();
         let stop = why.unwrap_or(Stop::Interrupted);
         shared.output.event(&json!({
@@ -292,7 +346,7 @@ impl Plan {
     /// Takes a walker's best `scheme` into the pool where it is of the pool's rank (and the
     /// pool has room), and writes it where it is better than every scheme so far (verified
     /// over Z first).
-    fn offer(&self, s: &mut Shared, scheme: TernaryScheme, begun: Instant, quiet: bool) {
+    fn offer(&self, s: &mut Shared, scheme: TernaryScheme, begun: Instant) {
         if scheme.rank() > s.best.rank() || (scheme.rank() == s.best.rank() && s.pool.len() >= POOL) {
             return;
         }
@@ -314,11 +368,11 @@ impl Plan {
         s.best = scheme;
         s.improved_at = begun.elapsed();
         s.improvements += 1;
-        self.write_best(s, quiet);
+        self.write_best(s);
     }
 
     /// Writes the new best scheme and its event, and says so.
-    fn write_best(&self, s: &mut Shared, quiet: bool) {
+    fn write_best(&self, s: &mut Shared) {
         let rank = s.best.rank();
         let secs = s.improved_at.as_secs_f64();
         let written = s.output.write_int(&s.best.to_int(), FileRing::Z);
@@ -350,14 +404,13 @@ impl Plan {
         if let Err(e) = s.output.event(&event).context("event log") {
             tracing::error!("{e:#}");
         }
-        if !quiet {
-            let rate = s.counters.vertices as f64 / secs.max(1e-9);
-            eprintln!(
-                "{} over ZT: rank {rank} at {secs:.1}s ({:.1} M vertices/s)",
-                self.shape,
-                rate / 1e6
-            );
-        }
+        let rate = s.counters.vertices as f64 / secs.max(1e-9);
+        let text = format!(
+            "{} over ZT: rank {rank} at {secs:.1}s ({:.1} M vertices/s)",
+            self.shape,
+            rate / 1e6
+        );
+        s.progress.note(&event, &text);
     }
 
     /// Why the search ends now, if it does.
