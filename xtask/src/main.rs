@@ -366,9 +366,11 @@ const MAX_WALK_REGISTERS: u32 = 128;
 /// 0.696-0.698 against 0.692-0.702; BENCHMARKS.md, "The 128-bit kernel").
 const WIDE_WALK_REGISTERS: u32 = 168;
 
-/// The register budget of walk kernel `name`.
+/// The register budget of walk kernel `name`: the 128-bit kernels' for `walk_zt` too (128-bit
+/// words; 158 registers on 2026-11-28, so 12 warps an SM on an H200, 1,584 walkers, at
+/// 404-439 M vertices/s on 4x4x4: BENCHMARKS.md, "One GPU over ZT"; a cap of 128 is untried).
 fn register_budget(name: &str) -> u32 {
-    if name.starts_with("walk128") {
+    if name.starts_with("walk128") || name == kernels::WALK_ZT.name {
         WIDE_WALK_REGISTERS
     } else {
         MAX_WALK_REGISTERS
