@@ -407,7 +407,7 @@ fn zt_standing(shape: Shape, dir: &Path) -> Result<Standing> {
                     anyhow::bail!(
                         "{} holds a search of {}, not {shape}; move it away or choose another --out",
                         dir.display(),
-                        event["shape"]
+                        event["shape"].as_str().unwrap_or("another shape")
                     );
                 }
                 target = rank("target");
@@ -428,9 +428,44 @@ fn zt_standing(shape: Shape, dir: &Path) -> Result<Standing> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Construction, Plan, Wanted};
+    use super::{zt_standing, Construction, Plan, Wanted, EVENTS};
     use flipgraph_core::algebra::Dim;
     use flipgraph_core::Shape;
+
+    /// A folder whose event log is `lines`.
+    fn logged(lines: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(EVENTS), lines.join("\n")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_ternary_format_stands_where_its_event_log_says() {
+        let s = Shape::square(3).unwrap();
+        let start = r#"{"event":"start","ring":"zt","shape":"3x3x3","rank":27,"target":23}"#;
+        let dir = logged(&[
+            start,
+            r#"{"event":"improved","ring":"zt","rank":25,"seconds":0.1}"#,
+            r#"{"event":"progress","ring":"zt","best_rank":25}"#,
+            r#"{"event":"end","ring":"zt","best_rank":25,"seconds":2.5}"#,
+            // A second run, resumed, cut short by a crash in its last line.
+            r#"{"event":"start","ring":"zt","shape":"3x3x3","rank":25,"target":24}"#,
+            r#"{"event":"improved","ring":"zt","rank":24,"seconds":1.0}"#,
+            r#"{"event":"end","ring":"zt","best_rank":24,"seconds":1.5}"#,
+            r#"{"event":"improved","ring":"zt","ra"#,
+        ]);
+        let standing = zt_standing(s, dir.path()).unwrap();
+        assert_eq!(standing.reached.map(|(r, t)| (r, t.as_secs_f64())), Some((24, 4.0)));
+        assert!(standing.done, "the last run's target, 24, is reached");
+        assert_eq!(standing.best_known, Some(23), "the ZT table's rank");
+        // Another shape's log, or an F2 search's, is named, not taken.
+        let other = logged(&[&start.replace("3x3x3", "2x2x2")]);
+        let said = format!("{:#}", zt_standing(s, other.path()).err().unwrap());
+        assert!(said.contains("holds a search of 2x2x2, not 3x3x3"), "{said}");
+        let f2 = logged(&[r#"{"event":"start","shape":"3x3x3","rank":27}"#]);
+        let said = format!("{:#}", zt_standing(s, f2.path()).err().unwrap());
+        assert!(said.contains(":1: not an event of a search over ZT"), "{said}");
+    }
 
     #[test]
     fn a_new_format_starts_from_a_near_sum_but_not_from_a_near_product() {
