@@ -4,7 +4,7 @@ mod commands;
 mod flags;
 mod write;
 
-use flipgraph_search::{driver, engine, islands, output, schemes, session};
+use flipgraph_search::{driver, engine, islands, output, results, schemes, session};
 
 use std::process::ExitCode;
 

@@ -51,6 +51,7 @@ pub mod engine;
 mod error;
 pub mod islands;
 pub mod output;
+pub mod results;
 pub mod schemes;
 pub mod session;
 

@@ -7,11 +7,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::algebra::{self, Dim};
-use flipgraph_core::construction::{self, Plan};
-use flipgraph_core::{IntScheme, Shape};
+use flipgraph_core::Shape;
 
-use super::known;
 use crate::output::atomic_file::write_atomic;
+use crate::results::{best_construction, ours};
 use crate::schemes::read_valid;
 use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, Rendered, WriteArgs};
 
@@ -203,37 +202,8 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The lowest-rank construction of `shape` from the best verified schemes `found` in result
-/// folders ([`known::ours`]), built (not yet verified), with its plan; None when no
-/// construction has all its inputs there.
-pub fn best_construction(shape: Shape, found: &known::Found) -> Option<(IntScheme, Plan)> {
-    let rank_of = |s: Shape| found.get(&s.sorted_dims()).map(|&(rank, _)| rank);
-    // Each file read (and verified) once: a serendipitous product asks for many formats.
-    let read = std::cell::RefCell::new(std::collections::HashMap::new());
-    let scheme_of = |s: Shape| {
-        let dims = s.sorted_dims();
-        read.borrow_mut()
-            .entry(dims)
-            .or_insert_with(|| read_valid(&found.get(&dims)?.1).ok())
-            .clone()
-    };
-    // The lowest rank built: a projection's bound may hide a lower rank than an exact plan's.
-    let mut best: Option<(IntScheme, Plan)> = None;
-    for plan in construction::constructions_from_schemes(shape, scheme_of, rank_of) {
-        if best.as_ref().is_some_and(|(b, _)| b.rank() <= plan.rank) {
-            break;
-        }
-        if let Some(built) = construction::build(plan.construction, scheme_of) {
-            if best.as_ref().is_none_or(|(b, _)| built.rank() < b.rank()) {
-                best = Some((built, plan));
-            }
-        }
-    }
-    best
-}
-
 pub fn construct(args: ConstructArgs) -> Result<ExitCode> {
-    let found = known::ours(&args.results)?;
+    let found = ours(&args.results)?;
     // The construction is built from the best schemes there: it must not take one's place.
     if let Some(out) = &args.write.output {
         if let Some((_, input)) = found.values().find(|(_, input)| same_file(out, input)) {

@@ -13,13 +13,13 @@ use flipgraph_core::known::{best_known_rank, best_known_zt_rank, proven_optimal_
 use flipgraph_core::{IntScheme, Shape};
 
 use super::Args;
-use crate::commands::algebra::best_construction;
 use crate::commands::choices::RingArg;
 use crate::commands::engine_args::EngineArgs;
 use crate::commands::search;
 use crate::islands::portfolio::Portfolio;
 use crate::islands::Sharing;
 use crate::output::{Checkpoint, CHECKPOINT, EVENTS};
+use crate::results::{best_construction, ours};
 use crate::schemes::{read_valid, Bests};
 use crate::session::preset::Preset;
 use crate::write::{write_verified, Encoding, WriteArgs};
@@ -289,7 +289,7 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
     if matches!(wanted, Wanted::None) || !args.out.is_dir() {
         return Ok(None);
     }
-    let found = crate::commands::known::ours(std::slice::from_ref(&args.out))?;
+    let found = ours(std::slice::from_ref(&args.out))?;
     let Some((built, plan)) = best_construction(shape, &found) else {
         return Ok(None);
     };
