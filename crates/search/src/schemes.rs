@@ -157,7 +157,8 @@ fn f2_rank(path: &Path) -> Result<([usize; 3], usize)> {
 /// Z (read as it is: no reduction mod 2).
 fn zt_rank(path: &Path) -> Result<([usize; 3], usize)> {
     let file = formats::read_path(path)?;
-    let scheme = TernaryScheme::from_int(&file.scheme).map_err(|e| anyhow!("not ternary: {e}"))?;
+    let mut scheme = TernaryScheme::from_int(&file.scheme).map_err(|e| anyhow!("not ternary: {e}"))?;
+    scheme.remove_zero_terms();
     scheme.verify().map_err(|d| anyhow!("not valid over Z: {d}"))?;
     Ok((scheme.shape().sorted_dims(), scheme.rank()))
 }

@@ -178,10 +178,12 @@ pub fn run_format(
     let mut flags = search_args(args, turn, shape, resume);
     // A preset's walk goes minutes without improving on its way (6x6x6's c6): --stall must not
     // end it there.
-    let walks_preset = match resume {
-        true => symmetric,
-        false => start.is_none() && turn.engine.recipe().take_preset(shape, |r| r.spec().on_gpu()).is_some(),
-    };
+    // A ternary search takes no preset.
+    let walks_preset = ring == RingArg::F2
+        && match resume {
+            true => symmetric,
+            false => start.is_none() && turn.engine.recipe().take_preset(shape, |r| r.spec().on_gpu()).is_some(),
+        };
     if let (true, Some(preset), Some(stall)) = (walks_preset, Preset::of(shape), flags.stall) {
         if stall < preset.quiet_spell {
             tracing::info!(
@@ -309,7 +311,12 @@ fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
     let zt = args.engine.ring == RingArg::Zt;
     // The rank the file holds: mod 2, where an integer scheme's even terms vanish.
     let rank = match zt {
-        true => start.rank(),
+        // Zero terms aside, as the ternary search reads it.
+        true => start
+            .terms
+            .iter()
+            .filter(|t| t.factors.iter().all(|f| f.iter().any(|&c| c != 0)))
+            .count(),
         false => {
             let mut f2 = start.mod2::<u128>()?;
             f2.remove_zero_terms();

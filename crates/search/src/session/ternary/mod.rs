@@ -190,24 +190,28 @@ impl Search {
             .map(|(_, s)| s)
             .filter(|s| s.rank() == lowest)
             .collect();
+        // The folder holds its best from the start, written before the start event (a campaign
+        // takes a folder with events for a search to resume): a resume reads its files, and a
+        // start never improved on would be missing there.
+        let start_file = match self.resume {
+            Some(_) => None,
+            None => output
+                .write_int(&pool[0].to_int(), FileRing::Z)
+                .context("writing the start into the results folder")?
+                .first()
+                .cloned(),
+        };
         output.event(&json!({
             "event": "start", "ring": "zt", "shape": shape.to_string(), "rank": lowest,
             "target": plan.target, "threads": plan.threads, "gpu": plan.device, "seed": plan.seed,
             "resumed": self.resume.is_some(),
         }))?;
-        if self.resume.is_none() {
-            // The folder holds its best from the start: a resume (a campaign's next turn) reads
-            // its files, and a start never improved on would be missing there.
-            output
-                .write_int(&pool[0].to_int(), FileRing::Z)
-                .context("writing the start into the results folder")?;
-        }
         let begun = Instant::now();
         let shared = Mutex::new(Shared {
             best: pool[0].clone(),
             pool,
             output,
-            best_file: None,
+            best_file: start_file,
             counters: Counters::default(),
             rejected: 0,
             records: Vec::new(),
