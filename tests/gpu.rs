@@ -420,6 +420,47 @@ fn a_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
     assert_results_verify(&out.join("ladder/4x3x4"));
 }
 
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_ternary_gpu_search_of_4x4x4_climbs_from_4x3x4_by_default() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let done = bin()
+        .args([
+            "search",
+            "--size",
+            "4",
+            "--ring",
+            "zt",
+            "--backend",
+            "gpu",
+            "--time",
+            "30s",
+        ])
+        .args(["--target-rank", "54", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success(), "{}", text(&done));
+    let events: Vec<serde_json::Value> = std::fs::read_to_string(out.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rung = events.iter().find(|e| e["event"] == "rung").expect("a rung event");
+    assert_eq!(
+        (&rung["shape"], &rung["ring"]),
+        (&"4x3x4".into(), &"zt".into()),
+        "{rung}"
+    );
+    let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
+    assert!(end["best_rank"].as_u64().unwrap() <= 54, "{end}");
+    assert!(end["climb"]["seconds"].as_f64().is_some(), "{end}");
+    assert_results_verify(&out);
+    assert_results_verify(&out.join("ladder/4x3x4"));
+}
+
 /// The 128-bit kernel: its self-test walks (9x9x9, 4x5x13, 2x9x10 from naive, and 9x9x9 from
 /// Laderman squared) replay exactly, and a search of 9x9x9 from that product walks on the GPU
 /// and writes verified schemes.

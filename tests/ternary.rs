@@ -54,6 +54,51 @@ fn a_ternary_search_of_3x3x3_reaches_23_on_the_cpu_and_every_file_is_valid_over_
 }
 
 #[test]
+fn a_ternary_search_climbs_a_ladder_and_walks_on_from_the_rung_grown() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    // 3x3x6 (54 naive terms) climbs from 3x3x5 (45, the foot), grown by a slice of 9 terms.
+    let done = zt_search(
+        &[
+            "--size",
+            "3x3x6",
+            "--ladder",
+            "on",
+            "--time",
+            "8s",
+            "--target-rank",
+            "30",
+            "--seed",
+            "1",
+        ],
+        &out,
+    );
+    assert!(done.status.success(), "{}", text(&done));
+    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
+    let rung: serde_json::Value = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["event"] == "rung")
+        .unwrap_or_else(|| panic!("no rung event: {events}"));
+    assert_eq!(
+        (rung["shape"].as_str(), rung["ring"].as_str()),
+        (Some("3x3x5"), Some("zt"))
+    );
+    let rung_rank = rung["rank"].as_u64().unwrap() as usize;
+    assert!(rung_rank < 45, "the rung walked below its naive rank: {rung}");
+    // The rung's folder holds its results, valid over Z; the search's, its naive start and the
+    // rung's best grown (or lower), every file valid over Z.
+    assert_eq!(ternary_results(&out.join("ladder/3x3x5")).first(), Some(&rung_rank));
+    let ranks = ternary_results(&out);
+    assert_eq!(ranks.last(), Some(&54), "the naive start: {ranks:?}");
+    assert!(
+        ranks[0] <= rung_rank + 9,
+        "ranks {ranks:?} against the rung's {rung_rank} grown"
+    );
+    assert!(text(&done).contains("after a climb of"), "{}", text(&done));
+}
+
+#[test]
 fn a_ternary_search_walks_on_from_a_ternary_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
@@ -77,9 +122,14 @@ fn a_ternary_search_walks_on_from_a_ternary_file() {
 fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let f2_only = data("4x4x4-r47-flipgraph.json");
-    let cases: [(&[&str], &str); 3] = [
+    let ternary = data("2x4x4-r26-perminov-ternary.json");
+    let cases: [(&[&str], &str); 4] = [
         (&["--size", "3", "--formats", "seed"], "the seed format"),
         (&["--size", "3", "--symmetry", "c3"], "symmetric walks"),
+        (
+            &["--from", ternary.to_str().unwrap(), "--ladder", "on"],
+            "climbs from the naive scheme",
+        ),
         // An F2 scheme that is no scheme over Z.
         (&["--from", f2_only.to_str().unwrap()], "not a valid scheme over Z"),
     ];

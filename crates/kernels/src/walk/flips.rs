@@ -36,16 +36,13 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
         if keepers == 0 {
             return;
         }
-        let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
-        let mut rest = keepers.rotate_right(start);
+        let mut order = PairOrder::new(keepers, r);
         for taken in 0..self.p.flips {
-            if rest == 0 || self.st.rank <= self.p.target {
+            let Some(lane) = order.next_lane().filter(|_| self.st.rank > self.p.target) else {
                 return;
-            }
+            };
             // Each pair after the first is an attempt of its own.
             self.tally.steps += (taken > 0) as u32;
-            let lane = (rest.trailing_zeros() + start) & 31;
-            rest &= rest - 1;
             let (t, u) = directed(shuffle(pair, lane), r, lane);
             let (at_t, at_u) = if Self::SYMMETRIC {
                 (offered_position(t), offered_position(u))

@@ -175,6 +175,83 @@ impl Ranks {
         c.reductions += tally.reductions as u64;
         c.generalized += tally.generalized as u64;
     }
+
+    /// A staged scheme of `rank` was loaded: it is the walker's best so far, with no steps
+    /// since a reduction and nothing logged.
+    #[inline(always)]
+    fn loaded(&mut self, rank: u32) {
+        self.rank = rank;
+        self.best_rank = rank;
+        self.since_reduction = 0;
+        self.logged = 0;
+    }
+
+    /// After reductions took the rank below `before` (if they did): the plateau adapts (where
+    /// `p` says so) and the count of steps since a reduction restarts. Returns whether the rank
+    /// is a new best, which the caller saves.
+    #[inline(always)]
+    fn reduced_from(&mut self, before: u32, p: &Params) -> bool {
+        if self.rank >= before {
+            return false;
+        }
+        if p.policy.has(Switch::Adaptive) {
+            self.plateau = after_wait(self.plateau, self.since_reduction, p.plateau_floor);
+        }
+        self.since_reduction = 0;
+        let best = self.rank < self.best_rank;
+        if best {
+            self.best_rank = self.rank;
+        }
+        best
+    }
+}
+
+/// Steps a walker `w` (`step`) up to `steps` times, until it reaches its target (`reached`) or
+/// the round's time (`round_us`; 0: none) is up. A round by time: every warp stops at the same
+/// moment, where a count of steps would let the warps whose steps cost more (more flips per
+/// match, more reductions) hold the multiprocessor while the others have left it.
+#[inline(always)]
+fn walk_round<W>(w: &mut W, steps: u32, round_us: u32, reached: impl Fn(&W) -> bool, mut step: impl FnMut(&mut W)) {
+    let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
+    for i in 0..steps {
+        if reached(w) {
+            break;
+        }
+        if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
+            break;
+        }
+        step(w);
+    }
+}
+
+/// The lanes of a warp's pairs in the order a step flips them: from a random one of `keepers`
+/// on, around the warp.
+struct PairOrder {
+    start: u32,
+    rest: u32,
+}
+
+impl PairOrder {
+    /// The order of `keepers`' pairs from the one that the random `r` picks.
+    #[inline(always)]
+    fn new(keepers: u32, r: u64) -> PairOrder {
+        let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
+        PairOrder {
+            start,
+            rest: keepers.rotate_right(start),
+        }
+    }
+
+    /// The next pair's lane, if any is left.
+    #[inline(always)]
+    fn next_lane(&mut self) -> Option<u32> {
+        if self.rest == 0 {
+            return None;
+        }
+        let lane = (self.rest.trailing_zeros() + self.start) & 31;
+        self.rest &= self.rest - 1;
+        Some(lane)
+    }
 }
 
 /// The counts of one launch in 32-bit registers (a launch takes fewer than 2^32 steps), added
@@ -469,33 +546,24 @@ impl<'g, S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'g, 
         match global.staged {
             Some(staged) => {
                 let live = w.fill(staged);
-                w.st.rank = st.fixed + Self::UNIT * live;
-                w.st.best_rank = w.st.rank;
+                w.st.loaded(st.fixed + Self::UNIT * live);
                 // The start is the walker's best so far: where equal fixed terms cancelled, its
                 // rank is below the loaded scheme's, and the host reads this copy as an
                 // improvement.
                 w.save(global.best);
-                w.st.since_reduction = 0;
-                w.st.logged = 0;
                 st.load = NO_LOAD;
             }
             None => {
                 w.fill(global.terms);
             }
         }
-        // A round by time: every warp stops at the same moment, where a count of steps would
-        // let the warps whose steps cost more (more flips per match, more reductions) hold the
-        // multiprocessor while the others have left it.
-        let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
-        for i in 0..steps {
-            if w.st.rank <= w.p.target {
-                break;
-            }
-            if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
-                break;
-            }
-            P::step(&mut w, &mut work);
-        }
+        walk_round(
+            &mut w,
+            steps,
+            round_us,
+            |w| w.st.rank <= w.p.target,
+            |w| P::step(w, &mut work),
+        );
         w.save(global.terms);
         st.rng = w.rng.state();
         w.st.finish(&mut st, &w.tally, global);

@@ -131,15 +131,8 @@ impl<S: FactorStore<Factor = F>, F: Word, const G: u8, P: Pairing> Warp<'_, S, G
                 }
             }
         }
-        if self.st.rank < before {
-            if self.p.policy.has(Switch::Adaptive) {
-                self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction, self.p.plateau_floor);
-            }
-            self.st.since_reduction = 0;
-            if self.st.rank < self.st.best_rank {
-                self.st.best_rank = self.st.rank;
-                self.save(self.global.best);
-            }
+        if self.st.reduced_from(before, &self.p) {
+            self.save(self.global.best);
         }
     }
 

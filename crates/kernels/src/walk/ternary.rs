@@ -17,12 +17,12 @@
 
 use flipgraph_core::device::ternary::{match_key, term_words, ternary_field, words_term};
 use flipgraph_core::device::{factor_index, log, scheme_words, Switch, NO_LOAD};
-use flipgraph_core::plateau::{after_wait, grown};
+use flipgraph_core::plateau::grown;
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::ternary::{self, TernaryTerm};
 use flipgraph_core::Position;
 
-use super::{directed, Params, Ranks, Tally, CLOCK_EVERY, FLIPLESS_AFTER};
+use super::{directed, walk_round, PairOrder, Params, Ranks, Tally, FLIPLESS_AFTER};
 use crate::global::{SchemeSlots, WarpGlobal};
 use crate::shared::{FactorStore, Shared128};
 use crate::warp::{self, ballot, lanes_above, lanes_below, match_any_u32, nth_set_bit, shuffle, Word};
@@ -152,16 +152,13 @@ impl TernaryWarp<'_> {
     fn flip_pairs(&mut self, keepers: u32, pair: u32, pos: Position) {
         let r = self.rng.bits();
         let signs = self.rng.bits() as u32;
-        let start = nth_set_bit(keepers, ((r as u32 as u64 * keepers.count_ones() as u64) >> 32) as u32);
-        let mut rest = keepers.rotate_right(start);
+        let mut order = PairOrder::new(keepers, r);
         for taken in 0..self.p.flips {
-            if rest == 0 || self.st.rank <= self.p.target {
+            let Some(lane) = order.next_lane().filter(|_| self.st.rank > self.p.target) else {
                 return;
-            }
+            };
             // Each pair after the first is an attempt of its own.
             self.tally.steps += (taken > 0) as u32;
-            let lane = (rest.trailing_zeros() + start) & 31;
-            rest &= rest - 1;
             let (t, u) = directed(shuffle(pair, lane), r, lane);
             let (t, u) = (t as usize, u as usize);
             // An earlier flip may have changed the pair, and folds may match different keys.
@@ -218,20 +215,13 @@ impl TernaryWarp<'_> {
         for slot in [t, u] {
             while self.live(slot) && self.merge_one(slot) {}
         }
-        if self.st.rank < before {
-            if self.p.policy.has(Switch::Adaptive) {
-                self.st.plateau = after_wait(self.st.plateau, self.st.since_reduction, self.p.plateau_floor);
-            }
-            self.st.since_reduction = 0;
-            if self.st.rank < self.st.best_rank {
-                self.st.best_rank = self.st.rank;
-                self.save(self.global.best);
-            }
+        if self.st.reduced_from(before, &self.p) {
+            self.save(self.global.best);
         }
     }
 
-    /// Merges the term at `slot` with the first other term sharing two of its factors (up to
-    /// sign), if their sum is a ternary term; returns whether it did.
+    /// Merges the term at `slot` with the first other term that shares two of its factors (up
+    /// to sign) and sums with it to a ternary term; returns whether it did.
     fn merge_one(&mut self, slot: usize) -> bool {
         let x = self.term(slot);
         for j in 0..self.k {
@@ -240,7 +230,9 @@ impl TernaryWarp<'_> {
                 .iter()
                 .filter(|&&pos| self.key(pos, s) == self.key(pos, slot))
                 .count();
-            let hits = ballot(s != slot && self.live(s) && shared >= 2);
+            // Only a merge the ring takes (no coefficient leaves {-1,0,1}) is a hit, so that a
+            // refused one does not hide the next.
+            let hits = ballot(s != slot && self.live(s) && shared >= 2 && ternary::merge(&x, &self.term(s)).is_some());
             if hits == 0 {
                 continue;
             }
@@ -383,27 +375,16 @@ impl<'g> TernaryWarp<'g> {
         debug_assert!(scheme_words(p.cap) == 3 * p.cap);
         match global.staged {
             Some(staged) => {
-                w.st.rank = w.fill(staged);
-                w.st.best_rank = w.st.rank;
+                let rank = w.fill(staged);
+                w.st.loaded(rank);
                 w.save(global.best);
-                w.st.since_reduction = 0;
-                w.st.logged = 0;
                 st.load = NO_LOAD;
             }
             None => {
                 w.fill(global.terms);
             }
         }
-        let deadline = (round_us != 0).then(|| warp::global_time_ns() + round_us as u64 * 1000);
-        for i in 0..steps {
-            if w.st.rank <= w.p.target {
-                break;
-            }
-            if i % CLOCK_EVERY == 0 && deadline.is_some_and(|end| warp::global_time_ns() >= end) {
-                break;
-            }
-            w.step();
-        }
+        walk_round(&mut w, steps, round_us, |w| w.st.rank <= w.p.target, Self::step);
         w.save(global.terms);
         st.rng = w.rng.state();
         w.st.finish(&mut st, &w.tally, global);

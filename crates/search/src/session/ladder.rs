@@ -132,10 +132,18 @@ pub const GROWN_SCHEMES: usize = 8;
 /// (4x4x4 from one 3x4x4 rank 38 on the CPU: 47 in 3.5 s in one of six, 50-51 in 8 s in the
 /// others), so the search above takes them all and its pool follows the lineage that descends.
 pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
-    let plain = IntScheme::from_f2(scheme);
-    let turned = algebra::transpose_scheme(&plain);
+    grown_int(&IntScheme::from_f2(scheme), target)?
+        .into_iter()
+        .map(|g| Verified::new(g.mod2()?).context("an extended scheme failed verification"))
+        .collect()
+}
+
+/// [`grown`] for a scheme with integer coefficients (a ternary rung's): the grown schemes keep
+/// its coefficients, since a new slice adds terms of coefficient 1 only.
+pub fn grown_int(scheme: &IntScheme, target: Shape) -> Result<Vec<IntScheme>> {
+    let turned = algebra::transpose_scheme(scheme);
     let mut orientations = Vec::new();
-    for first in [plain, turned] {
+    for first in [scheme.clone(), turned] {
         let once = algebra::rotate(&first);
         let twice = algebra::rotate(&once);
         orientations.extend([first, once, twice]);
@@ -143,14 +151,11 @@ pub fn grown(scheme: &Scheme, target: Shape) -> Result<Vec<Verified>> {
     let mut out = Vec::new();
     for o in &orientations {
         for dim in [Dim::M, Dim::N, Dim::P] {
-            let [n, m, p] = o.shape.dims();
-            let mut dims = [n, m, p];
+            let mut dims = o.shape.dims();
             dims[dim as usize] += 1;
-            if target.dims() != dims {
-                continue;
+            if target.dims() == dims {
+                out.push(algebra::extend(o, dim).context("cannot extend the scheme")?);
             }
-            let grown = algebra::extend(o, dim).context("cannot extend the scheme")?;
-            out.push(Verified::new(grown.mod2()?).context("an extended scheme failed verification")?);
         }
     }
     Ok(out)

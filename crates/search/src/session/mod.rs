@@ -156,7 +156,7 @@ impl Search {
                 self.refuse_f2_resume_of_zt()?;
                 self.run_walk(stop, process_start, place)?
             }
-            recipe::Ring::Zt => self.run_ternary(stop, place)?,
+            recipe::Ring::Zt => self.run_ternary(stop, process_start, place)?,
         })
     }
 

@@ -6,11 +6,13 @@
 //! The folder holds the start (written first) and each new best: a resume (`--resume DIR`)
 //! starts from its lowest-rank scheme files and goes on writing there. The files are its state
 //! (no checkpoint: its time and counters start afresh).
-//! What it is not yet: several GPUs, islands, symmetric walks, the ladder and generalized
-//! flips. [`Search::run`] refuses those choices over ZT rather than ignore them.
+//! A search from the naive scheme climbs a ladder where the F2 search would ([`ladder`]).
+//! What it is not yet: several GPUs, islands, symmetric walks and generalized flips.
+//! [`Search::run`] refuses those choices over ZT rather than ignore them.
 
 mod cpu;
 mod gpu;
+mod ladder;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +77,26 @@ struct Shared {
 const SHOW_EVERY: Duration = Duration::from_secs(1);
 
 impl Shared {
+    /// The state of a walk from `pool` (its best first) into `output`, whose best so far is in
+    /// `best_file`.
+    fn new(pool: Vec<TernaryScheme>, output: Output, best_file: Option<PathBuf>, progress: Progress) -> Shared {
+        Shared {
+            best: pool[0].clone(),
+            pool,
+            output,
+            best_file,
+            counters: Counters::default(),
+            rejected: 0,
+            records: Vec::new(),
+            improved_at: Duration::ZERO,
+            unwritten: Unwritten::default(),
+            improvements: 0,
+            progress,
+            shown: None,
+            logged: None,
+        }
+    }
+
     /// Shows the search's status (at most every [`SHOW_EVERY`]): the rates since it was last
     /// shown, and `ranks` and `plateaus`, the walkers' that reported last (a GPU's, or a
     /// thread's). Every [`PROGRESS_LOG_EVERY`] the event log takes it too.
@@ -121,12 +143,16 @@ impl Shared {
 }
 
 /// The settled search: where it starts and stops, and how its walkers walk.
+#[derive(Clone)]
 struct Plan {
     shape: Shape,
     target: usize,
     best_known: Option<usize>,
     time: Option<Duration>,
     stall: Option<Duration>,
+    /// Schemes of the target rank to gather before the search stops there (waiting at most as
+    /// long again as it took to reach it): a rung's, which all grow into the next shape.
+    gather: usize,
     threads: usize,
     /// The GPU that walks (its index), or None: the CPU's threads.
     device: Option<usize>,
@@ -144,7 +170,7 @@ struct Plan {
 
 impl Search {
     /// [`Search::run`] over ZT.
-    pub(super) fn run_ternary(&self, stop: &AtomicBool, place: Option<Place>) -> Result<Ended> {
+    pub(super) fn run_ternary(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
         self.refuse_over_zt(place.as_ref())?;
         let mut paths = self.from.clone();
         paths.extend(self.resume.clone());
@@ -170,6 +196,12 @@ impl Search {
         }
         let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
         let plan = self.plan(shape, lowest);
+        // A resume of a search stopped in its climb has only the naive scheme: it climbs again.
+        let climbs = self.climbs_over_zt(
+            shape,
+            lowest == shape.dims().iter().product::<usize>(),
+            plan.device.is_some(),
+        )?;
         let out_dir = match (&self.resume, &self.out) {
             (Some(dir), Some(out)) if out != dir => {
                 return Err(SearchError::ResumedElsewhere {
@@ -207,43 +239,33 @@ impl Search {
             "resumed": self.resume.is_some(),
         }))?;
         let begun = Instant::now();
-        let shared = Mutex::new(Shared {
-            best: pool[0].clone(),
-            pool,
-            output,
-            best_file: start_file,
-            counters: Counters::default(),
-            rejected: 0,
-            records: Vec::new(),
-            improved_at: Duration::ZERO,
-            unwritten: Unwritten::default(),
-            improvements: 0,
-            progress: match self.in_lines {
-                true => Progress::in_lines(self.json, self.quiet),
-                false => Progress::new(self.json, self.quiet),
-            },
-            shown: None,
-            logged: None,
-        });
-        let why = match plan.device {
-            Some(device) => match plan.walk_gpu(device, &shared, stop, begun) {
-                Ok(why) => Some(why),
-                // What the walk found is in the pool and the folder: the CPU goes on from it.
-                Err(e) if self.recipe.backend == Backend::Auto => {
-                    tracing::warn!("the GPU walk over ZT failed ({e:#}); carrying on with the CPU");
-                    plan.walk_cpu(&shared, stop, begun)
-                }
-                Err(e) => return Err(e),
-            },
-            None => plan.walk_cpu(&shared, stop, begun),
+        let climb = match climbs {
+            true => Some(self.climb_over_zt(&plan, &mut output, stop, (begun, process_start))?),
+            false => None,
         };
+        let progress = match self.in_lines {
+            true => Progress::in_lines(self.json, self.quiet),
+            false => Progress::new(self.json, self.quiet),
+        };
+        let shared = Mutex::new(Shared::new(pool, output, start_file, progress));
+        if let Some((grown, _)) = &climb {
+            // The first grown start is the search's best (written, with its event); the rest
+            // join the pool.
+            let mut s = shared.lock().expect("no walk yet");
+            for start in grown.iter().flatten() {
+                plan.offer(&mut s, start.clone(), begun);
+            }
+        }
+        let why = self.walk_ternary(&plan, &shared, stop, begun)?;
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
         shared.progress.finish();
-        let walk_time = begun.elapsed();
+        let climb = climb.map(|(_, report)| report);
+        let walk_time = begun.elapsed() - climb.as_ref().map_or(Duration::ZERO, |c| c.time);
         let stop = why.unwrap_or(Stop::Interrupted);
         shared.output.event(&json!({
             "event": "end", "ring": "zt", "stop": stop.name(), "best_rank": shared.best.rank(),
             "vertices": shared.counters.vertices, "seconds": walk_time.as_secs_f64(),
+            "climb": climb.as_ref().map(|c| json!({"seconds": c.time.as_secs_f64(), "vertices": c.counters.vertices})),
         }))?;
         Ok(Ended {
             shape,
@@ -254,12 +276,35 @@ impl Search {
             best_file: shared.best_file,
             counters: shared.counters,
             walk_time,
-            elapsed: walk_time,
+            elapsed: begun.elapsed(),
             stop,
             rejected: shared.rejected,
             records: shared.records,
-            climb: None,
+            climb,
             unwritten: shared.unwritten,
+        })
+    }
+
+    /// Walks `plan` from `shared`'s pool on its GPU or the CPU until it ends; returns why (None:
+    /// the CPU's threads were interrupted). Under `--backend auto` a failed GPU walk carries on
+    /// on the CPU from what it found (in the pool and the folder).
+    fn walk_ternary(
+        &self,
+        plan: &Plan,
+        shared: &Mutex<Shared>,
+        stop: &AtomicBool,
+        begun: Instant,
+    ) -> Result<Option<Stop>> {
+        Ok(match plan.device {
+            Some(device) => match plan.walk_gpu(device, shared, stop, begun) {
+                Ok(why) => Some(why),
+                Err(e) if self.recipe.backend == Backend::Auto => {
+                    tracing::warn!("the GPU walk over ZT failed ({e:#}); carrying on with the CPU");
+                    plan.walk_cpu(shared, stop, begun)
+                }
+                Err(e) => return Err(e),
+            },
+            None => plan.walk_cpu(shared, stop, begun),
         })
     }
 
@@ -318,6 +363,7 @@ impl Search {
             best_known,
             time: self.time,
             stall: self.stall,
+            gather: 1,
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
             device: match self.recipe.backend {
                 Backend::Cpu => None,
@@ -421,7 +467,8 @@ impl Plan {
     fn ended(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant) -> Option<Stop> {
         let s = shared.lock().expect("a walk thread panicked holding the pool");
         let elapsed = begun.elapsed();
-        if s.best.rank() <= self.target {
+        let gathered = s.pool.len() >= self.gather || elapsed.saturating_sub(s.improved_at) >= s.improved_at;
+        if s.best.rank() <= self.target && gathered {
             Some(Stop::Target)
         } else if stop.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
