@@ -70,8 +70,13 @@ fn added_terms(shape: Shape, grow: Dim) -> usize {
 /// lowest (ties: `m`, then `n`, then `p` shrinks; the shapes tied are alike up to symmetry,
 /// and [`grown`] grows every orientation anyway). None at the foot ([`FOOT`]).
 pub fn rung_below(shape: Shape) -> Option<Shape> {
+    rung_above_foot(shape, FOOT)
+}
+
+/// [`rung_below`] for a ladder whose foot is shapes of at most `foot` naive terms.
+pub fn rung_above_foot(shape: Shape, foot: usize) -> Option<Shape> {
     let [n, m, p] = shape.dims();
-    if n * m * p <= FOOT {
+    if n * m * p <= foot {
         return None;
     }
     let mut best: Option<(usize, Shape)> = None;
@@ -98,7 +103,13 @@ pub fn rung_below(shape: Shape) -> Option<Shape> {
 
 /// The rungs below `shape`, the foot first; empty for a shape at the foot.
 pub fn rungs(shape: Shape) -> Vec<Shape> {
-    let mut rungs: Vec<Shape> = std::iter::successors(rung_below(shape), |&r| rung_below(r)).collect();
+    rungs_to_foot(shape, FOOT)
+}
+
+/// [`rungs`] down to a foot of shapes of at most `foot` naive terms.
+pub fn rungs_to_foot(shape: Shape, foot: usize) -> Vec<Shape> {
+    let below = |s: Shape| rung_above_foot(s, foot);
+    let mut rungs: Vec<Shape> = std::iter::successors(below(shape), |&r| below(r)).collect();
     rungs.reverse();
     rungs
 }
@@ -107,6 +118,11 @@ impl Ladder {
     /// Whether a search of `shape` from its naive scheme climbs; `on_gpu` says whether it walks
     /// on a GPU (asked only where that decides: it may open the driver).
     pub fn climbs(self, shape: Shape, on_gpu: impl FnOnce() -> bool) -> bool {
+        self.climbs_to_foot(shape, FOOT, on_gpu)
+    }
+
+    /// [`Ladder::climbs`] for a ladder whose foot is shapes of at most `foot` naive terms.
+    pub fn climbs_to_foot(self, shape: Shape, foot: usize, on_gpu: impl FnOnce() -> bool) -> bool {
         let [n, m, p] = shape.dims();
         // The rungs walk 64-bit factors.
         if !shape.fits::<u64>() {
@@ -114,8 +130,8 @@ impl Ladder {
         }
         match self {
             Ladder::Off => false,
-            Ladder::On => rung_below(shape).is_some(),
-            Ladder::Auto => n * m * p <= AUTO_UP_TO && rung_below(shape).is_some() && on_gpu(),
+            Ladder::On => rung_above_foot(shape, foot).is_some(),
+            Ladder::Auto => n * m * p <= AUTO_UP_TO && rung_above_foot(shape, foot).is_some() && on_gpu(),
         }
     }
 }
@@ -348,6 +364,16 @@ mod tests {
         assert_eq!(rung_below(shape("4x3x4")), None, "48 terms: the foot");
         assert_eq!(rungs(shape("4x5x5")), [shape("4x3x4"), shape("4x4x4"), shape("4x4x5")]);
         assert!(rungs(shape("3x3x3")).is_empty());
+    }
+
+    #[test]
+    fn a_lower_foot_adds_the_rungs_below_the_default_foot() {
+        // The ZT ladder's foot, 36 naive terms: 4x3x4 climbs from 3x3x4 (29 and 12 terms).
+        assert_eq!(rungs_to_foot(shape("4x4x4"), 36), [shape("3x3x4"), shape("4x3x4")]);
+        assert_eq!(rungs_to_foot(shape("3x4x4"), 36), [shape("3x3x4")]);
+        assert!(rungs_to_foot(shape("3x3x4"), 36).is_empty());
+        assert!(Ladder::On.climbs_to_foot(shape("3x4x4"), 36, || true));
+        assert!(!Ladder::On.climbs(shape("3x4x4"), || true), "the default foot");
     }
 
     #[test]

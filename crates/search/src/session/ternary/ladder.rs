@@ -1,7 +1,8 @@
 //! The ladder over ZT: a ternary search from the naive scheme climbs to its shape from smaller
-//! shapes, as the F2 search does ([`crate::session::ladder`]: the same rungs, each searched to its
-//! best known ZT rank or a stall, its best schemes grown by the terms of one new slice in every
-//! orientation into the next).
+//! shapes, as the F2 search does ([`crate::session::ladder`]: rungs chosen alike, down to a lower
+//! foot, [`ZT_FOOT`]; each searched to its best known ZT rank or a short stall,
+//! [`ZT_RUNG_STALL`]; its best schemes grown by the terms of one new slice in every orientation
+//! into the next).
 //!
 //! Why: the ternary walk's slow part is the descent from the naive scheme (one H200 took 4x4x4
 //! from 64 to 53 in 15-25 s, 2026-11-28), where 3x4x4's best known 38, grown, starts 4x4x4 at
@@ -16,7 +17,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::known::best_known_zt_rank;
@@ -30,10 +31,22 @@ use crate::driver::default_target;
 use crate::driver::progress::{json_line, Progress};
 use crate::output::Output;
 use crate::session::ended::ClimbReport;
-use crate::session::ladder::{grown_int, rungs, GROWN_SCHEMES, RUNG_STALL};
+use crate::session::ladder::{grown_int, rungs_to_foot, GROWN_SCHEMES};
 use crate::session::recipe::Ladder;
 use crate::session::starts::read_ternary_starts;
 use crate::session::{Search, SearchError};
+
+/// Shapes of at most this many naive terms are a ZT ladder's foot (3x3x4; over F2 48, 3x4x4):
+/// the ternary walk descends slowly from a naive scheme, and 3x4x4 too, where 3x3x4's 29,
+/// grown, starts it at 41. On one H200 (2026-11-29, seeds 1-3) 3x4x4 from naive reached 41 at
+/// 9.3-11.2 s and 39 at 13.8-16.2 s, and not its best known 38 in 20 s.
+const ZT_FOOT: usize = 36;
+
+/// A ZT rung ends after this long without a better scheme (or as long as it took to its last
+/// one, if longer; `--rung-stall` sets another). The ternary walk descends slowly and steadily,
+/// so the F2 ladder's 60 s would let each rung take half the time left: on one H200, 4x4x4 to
+/// 49 within 40 s in 2 of 5 runs with it (seeds 1-5) and 3 of 5 with 3 s (22.1, 14.7, 28.1 s).
+const ZT_RUNG_STALL: Duration = Duration::from_secs(3);
 
 /// What a rung gave: its schemes of the best rank it reached, its `rung` event and its work.
 struct Rung {
@@ -51,7 +64,7 @@ impl Search {
         if !naive && ladder == Ladder::On {
             return Err(SearchError::LadderOnGivenStart.into());
         }
-        Ok(naive && ladder.climbs(shape, || on_gpu))
+        Ok(naive && ladder.climbs_to_foot(shape, ZT_FOOT, || on_gpu))
     }
 
     /// Climbs the rungs below `plan`'s shape within its time (from `begun`; events' times count
@@ -67,7 +80,7 @@ impl Search {
     ) -> Result<(Option<Vec<TernaryScheme>>, ClimbReport)> {
         let deadline = plan.time.map(|t| begun + t);
         let cut_short = || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-        let rungs = rungs(plan.shape);
+        let rungs = rungs_to_foot(plan.shape, ZT_FOOT);
         let foot = *rungs
             .first()
             .context("a shape at the foot of the ladder has no rungs")?;
@@ -130,7 +143,7 @@ impl Search {
             target: default_target(rung, best_known, lowest),
             best_known,
             time: deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2),
-            stall: Some(self.recipe.schedule.rung_stall.unwrap_or(RUNG_STALL)),
+            stall: Some(self.recipe.schedule.rung_stall.unwrap_or(ZT_RUNG_STALL)),
             gather: GROWN_SCHEMES,
             start_rank: lowest,
             ..above.clone()

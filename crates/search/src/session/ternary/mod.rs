@@ -151,7 +151,8 @@ struct Plan {
     time: Option<Duration>,
     stall: Option<Duration>,
     /// Schemes of the target rank to gather before the search stops there (waiting at most as
-    /// long again as it took to reach it): a rung's, which all grow into the next shape.
+    /// long again as it took to reach it, and at most its stall limit): a rung's, which all
+    /// grow into the next shape.
     gather: usize,
     threads: usize,
     /// The GPU that walks (its index), or None: the CPU's threads.
@@ -467,7 +468,10 @@ impl Plan {
     fn ended(&self, shared: &Mutex<Shared>, stop: &AtomicBool, begun: Instant) -> Option<Stop> {
         let s = shared.lock().expect("a walk thread panicked holding the pool");
         let elapsed = begun.elapsed();
-        let gathered = s.pool.len() >= self.gather || elapsed.saturating_sub(s.improved_at) >= s.improved_at;
+        // At its target, a search gathers schemes of its rank as long again as it took to get
+        // there, but no longer than its stall limit (a rung's, short over ZT).
+        let wait = s.improved_at.min(self.stall.unwrap_or(Duration::MAX));
+        let gathered = s.pool.len() >= self.gather || elapsed.saturating_sub(s.improved_at) >= wait;
         if s.best.rank() <= self.target && gathered {
             Some(Stop::Target)
         } else if stop.load(Ordering::Relaxed) {
