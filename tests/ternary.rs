@@ -190,6 +190,26 @@ fn known_lists_the_ternary_ranks() {
 }
 
 #[test]
+fn a_ternary_campaign_leaves_out_the_formats_too_wide_for_it_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mixed");
+    let mixed = zt_campaign(&["--sizes", "2x2x3,8x8x9", "--time", "5s"], &out);
+    let said = text(&mixed);
+    assert!(mixed.status.success(), "{said}");
+    assert!(said.contains("left out: 8x8x9"), "{said}");
+    assert!(
+        !said.lines().any(|l| l.starts_with("8x8x9")),
+        "not in the table: {said}"
+    );
+    let wide = zt_campaign(&["--sizes", "8x8x9", "--time", "5s"], &dir.path().join("wide"));
+    let said = text(&wide);
+    assert!(
+        !wide.status.success() && said.contains("none of these formats"),
+        "{said}"
+    );
+}
+
+#[test]
 fn throughput_benches_over_zt_are_refused_by_name() {
     let done = bin().args(["bench", "--ring", "zt", "--sizes", "3"]).output().unwrap();
     let said = text(&done);

@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use flipgraph_core::algebra;
 use flipgraph_core::construction::{Construction, Plan};
 use flipgraph_core::formats::Format;
 use flipgraph_core::known::{best_known_rank, best_known_zt_rank, proven_optimal_rank};
+use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::{IntScheme, Shape};
 
 use super::Args;
@@ -309,6 +310,14 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
 /// formats read it.
 fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
     let zt = args.engine.ring == RingArg::Zt;
+    if zt {
+        // A ternary search reads its start as it is: one not valid over Z is refused here, not
+        // written mod 2 as an F2 scheme.
+        let ternary = TernaryScheme::from_int(start).map_err(|e| anyhow!("{what} of {}: {e}", start.shape))?;
+        ternary
+            .verify()
+            .map_err(|d| anyhow!("{what} of {}: not a valid scheme over Z: {d}", start.shape))?;
+    }
     // The rank the file holds: mod 2, where an integer scheme's even terms vanish.
     let rank = match zt {
         // Zero terms aside, as the ternary search reads it.

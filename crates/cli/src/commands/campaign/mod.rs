@@ -206,7 +206,7 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         return job::run(&args, &job, process_start);
     }
     let stop = interrupt_flag()?;
-    let sizes = formats(&args.sizes);
+    let sizes = ternary_formats(&args, formats(&args.sizes))?;
     let public = public_bests(&args)?;
     let lanes = campaign_lanes(&args, sizes.len())?;
     if lanes.len() > 1 {
@@ -228,6 +228,27 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         }
     });
     Ok(report(&args, &sizes, schedule))
+}
+
+/// Over ZT, the formats a ternary search takes (every matrix of at most 64 entries), the others
+/// left out with one message rather than failing one by one; none at all is an error. Over F2,
+/// all of them.
+fn ternary_formats(args: &Args, sizes: Vec<Shape>) -> Result<Vec<Shape>> {
+    if args.engine.ring != RingArg::Zt {
+        return Ok(sizes);
+    }
+    let (taken, wide): (Vec<Shape>, Vec<Shape>) = sizes.into_iter().partition(|s| s.fits::<u64>());
+    if taken.is_empty() {
+        anyhow::bail!("--ring zt: none of these formats has its matrices within 64 entries, which a ternary search takes (up to 8x8x8)");
+    }
+    if !wide.is_empty() {
+        tracing::warn!(
+            "--ring zt: {} of the formats have a matrix of more than 64 entries, which a ternary search does not take; left out: {}",
+            wide.len(),
+            wide.iter().map(Shape::to_string).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(taken)
 }
 
 /// Prints the table of where every format stands, and says how many failed.

@@ -16,7 +16,7 @@ use crate::engine::PLUS_SLACK;
 /// Walkers a thread runs in turn.
 const WALKERS_PER_THREAD: usize = 4;
 /// Steps a walker takes between its looks at the pool (about 30 ms on one core).
-const ROUND_STEPS: u64 = 100_000;
+pub(super) const ROUND_STEPS: u64 = 100_000;
 
 /// One walker of a thread: the walk, and its best rank and steps when it last improved.
 struct Walker {
@@ -55,7 +55,7 @@ impl Plan {
                 return why;
             }
             for w in &mut walkers {
-                w.walk.walk(ROUND_STEPS, self.target);
+                w.walk.walk(self.round_steps.unwrap_or(ROUND_STEPS), self.target);
             }
             let mut s = shared.lock().expect("a walk thread panicked holding the pool");
             for w in &mut walkers {

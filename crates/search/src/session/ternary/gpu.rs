@@ -47,7 +47,11 @@ impl Plan {
             log_entries: 0,
             match_rounds: self.gpu_tuning.match_rounds,
             flips: self.gpu_tuning.flips,
-            round_us: self.gpu_tuning.round_ms.saturating_mul(1000),
+            // Rounds of --round-steps where given, else by time.
+            round_us: match self.round_steps {
+                Some(_) => 0,
+                None => self.gpu_tuning.round_ms.saturating_mul(1000),
+            },
             hints: Hints::Off,
             partners: Partners::Sample,
             symmetry: Group::Trivial,
@@ -71,7 +75,8 @@ impl Plan {
             if let Some(why) = self.ended(shared, stop, begun) {
                 return Ok(why);
             }
-            let round = engine.run_round(u32::MAX as u64, self.target)?;
+            let steps = self.round_steps.map_or(u32::MAX as u64, |s| s.min(u32::MAX as u64));
+            let round = engine.run_round(steps, self.target)?;
             let mean_steps = round.counters.steps / walkers.len().max(1) as u64;
             let mut s = shared.lock().expect("pool");
             s.counters += round.counters;

@@ -6,8 +6,10 @@
 //!
 //! Why: the ternary walk's slow part is the descent from the naive scheme (one H200 took 4x4x4
 //! from 64 to 53 in 15-25 s, 2026-11-28), where 3x4x4's best known 38, grown, starts 4x4x4 at
-//! 54. On this machine's 2 cores, 4x4x4 from 3x4x4's 39 grown (55) reached 51 and 50 in 60 s
-//! (seeds 1-2) where from naive it reached 54-55 in 40-60 s.
+//! 54. On one H200 (2026-11-29), climbing, 3x4x5 reached 48 (twice), 4x4x5 62 and 64, 4x5x5 78
+//! and 79 within 40-45 s, where from naive they reached 49-51, 68 and 88-90 in 30 s; 4x4x4 54
+//! in a median of 9.5 s against 16-19 s. Not 4x4x4's last steps: 49 in none of 6 runs of 40 s
+//! climbing, in 1 of 3 from naive (BENCHMARKS.md, "The ladder over ZT").
 //!
 //! Each rung writes its results into `OUT/ladder/SHAPE/` (with its own event log), and the
 //! search's log takes a `rung` event as each ends. A rung searched before (a search stopped in
@@ -37,15 +39,16 @@ use crate::session::starts::read_ternary_starts;
 use crate::session::{Search, SearchError};
 
 /// Shapes of at most this many naive terms are a ZT ladder's foot (3x3x4; over F2 48, 3x4x4):
-/// the ternary walk descends slowly from a naive scheme, and 3x4x4 too, where 3x3x4's 29,
-/// grown, starts it at 41. On one H200 (2026-11-29, seeds 1-3) 3x4x4 from naive reached 41 at
-/// 9.3-11.2 s and 39 at 13.8-16.2 s, and not its best known 38 in 20 s.
+/// the ternary walk descends slowly from a naive scheme, 3x4x4's too, where 3x3x4's 29, grown,
+/// starts it at 41. On one H200 (2026-11-29) 3x4x4 from naive reached 39 at 13.8-16.2 s and not
+/// its best known 38 in 20 s (seeds 1-3); climbing from 3x3x4, 38 at 9.5 and 10.7 s (seeds 1-2).
 const ZT_FOOT: usize = 36;
 
 /// A ZT rung ends after this long without a better scheme (or as long as it took to its last
 /// one, if longer; `--rung-stall` sets another). The ternary walk descends slowly and steadily,
-/// so the F2 ladder's 60 s would let each rung take half the time left: on one H200, 4x4x4 to
-/// 49 within 40 s in 2 of 5 runs with it (seeds 1-5) and 3 of 5 with 3 s (22.1, 14.7, 28.1 s).
+/// so with the F2 ladder's 60 s each rung took half the time left (4x4x4 -> 54 in a median of
+/// 16.0 s on one H200, the 4x3x4 rung its 15 s of 30 in every run), where with 3 s it took 9.5 s
+/// (BENCHMARKS.md, "The ladder over ZT").
 const ZT_RUNG_STALL: Duration = Duration::from_secs(3);
 
 /// What a rung gave: its schemes of the best rank it reached, its `rung` event and its work.

@@ -159,6 +159,9 @@ struct Plan {
     device: Option<usize>,
     /// GPU walkers (default: as many as the GPU holds at once).
     walkers: Option<usize>,
+    /// Steps of a walker's round, where given (`--round-steps`; else a GPU's rounds are by
+    /// time and a CPU walker's of [`cpu::ROUND_STEPS`]).
+    round_steps: Option<u64>,
     gpu_tuning: GpuTuning,
     /// The rank of the starts (sizes the GPU's walkers).
     start_rank: usize,
@@ -197,6 +200,9 @@ impl Search {
         }
         let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
         let plan = self.plan(shape, lowest);
+        if plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
+            tracing::warn!("--sparse is not taken by the GPU walk over ZT (the CPU's walkers take it)");
+        }
         // A resume of a search stopped in its climb has only the naive scheme: it climbs again.
         let climbs = self.climbs_over_zt(
             shape,
@@ -372,6 +378,7 @@ impl Search {
                 Backend::Auto => usable().then(|| self.recipe.gpu.unwrap_or(0)),
             },
             walkers: self.recipe.walkers,
+            round_steps: self.recipe.walk.round_steps,
             gpu_tuning: self.recipe.gpu_tuning,
             start_rank,
             seed: self.recipe.seed(),
