@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{assert_group_search, assert_results_verify, bin, flipgraph, json_lines, json_of, text};
+use common::{
+    assert_group_search, assert_results_verify, bin, flipgraph, json_lines, json_of, logged_events, rungs_of, text,
+};
 
 /// The rows of a 2-second `bench --backend gpu --json` with `args` (what to measure and how),
 /// with `CUDA_VISIBLE_DEVICES` set when given.
@@ -426,39 +428,15 @@ fn a_ternary_gpu_search_of_4x4x4_climbs_from_3x3x4_by_default() {
     require_gpu();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let done = bin()
-        .args([
-            "search",
-            "--size",
-            "4",
-            "--ring",
-            "zt",
-            "--backend",
-            "gpu",
-            "--time",
-            "30s",
-        ])
-        .args(["--target-rank", "54", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let args = "search --size 4 --ring zt --backend gpu --time 30s --target-rank 54 --out";
+    let mut args: Vec<&str> = args.split(' ').collect();
+    args.push(out.to_str().unwrap());
+    let done = flipgraph(&args);
     assert!(done.status.success(), "{}", text(&done));
-    let events: Vec<serde_json::Value> = std::fs::read_to_string(out.join("events.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let events = logged_events(&out);
     // From 3x3x4, the ZT ladder's foot, to 4x3x4, grown into 4x4x4.
-    let rungs: Vec<_> = events.iter().filter(|e| e["event"] == "rung").collect();
-    let shapes: Vec<_> = rungs
-        .iter()
-        .map(|r| (r["shape"].as_str(), r["ring"].as_str()))
-        .collect();
-    assert_eq!(
-        shapes,
-        [(Some("3x3x4"), Some("zt")), (Some("4x3x4"), Some("zt"))],
-        "{rungs:?}"
-    );
+    let zt = |shape: &str| (shape.to_owned(), "zt".to_owned());
+    assert_eq!(rungs_of(&events), [zt("3x3x4"), zt("4x3x4")]);
     let end = events.iter().find(|e| e["event"] == "end").expect("an end event");
     assert!(end["best_rank"].as_u64().unwrap() <= 54, "{end}");
     assert!(end["climb"]["seconds"].as_f64().is_some(), "{end}");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 mod common;
 
-use common::{bin, data, output_within, text};
+use common::{bin, data, logged_events, output_within, rungs_of, text};
 use flipgraph_core::formats::{read_path, write, Format, Ring};
 use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::Shape;
@@ -75,22 +75,10 @@ fn a_ternary_search_climbs_a_ladder_and_walks_on_from_the_rung_grown() {
         &out,
     );
     assert!(done.status.success(), "{}", text(&done));
-    let events = std::fs::read_to_string(out.join("events.jsonl")).unwrap();
-    let rungs: Vec<serde_json::Value> = events
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|e| e["event"] == "rung")
-        .collect();
-    let shapes: Vec<_> = rungs
-        .iter()
-        .map(|r| (r["shape"].as_str(), r["ring"].as_str()))
-        .collect();
-    assert_eq!(
-        shapes,
-        [(Some("3x3x4"), Some("zt")), (Some("3x3x5"), Some("zt"))],
-        "{events}"
-    );
-    let rung = &rungs[1];
+    let events = logged_events(&out);
+    let zt = |shape: &str| (shape.to_owned(), "zt".to_owned());
+    assert_eq!(rungs_of(&events), [zt("3x3x4"), zt("3x3x5")]);
+    let rung = events.iter().rfind(|e| e["event"] == "rung").expect("the last rung");
     let rung_rank = rung["rank"].as_u64().unwrap() as usize;
     assert!(rung_rank < 45, "the rung walked below its naive rank: {rung}");
     // The rung's folder holds its results, valid over Z; the search's, its naive start and the

@@ -54,6 +54,29 @@ pub fn json_lines(out: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The events a search logged in its folder `dir` (`events.jsonl`).
+pub fn logged_events(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("events.jsonl"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// The `rung` events among `events`, each as its shape and ring, in order.
+pub fn rungs_of(events: &[serde_json::Value]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter(|e| e["event"] == "rung")
+        .map(|r| {
+            (
+                r["shape"].as_str().unwrap_or("").to_owned(),
+                r["ring"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
 /// Asserts that every result file (`SHAPE-rRANK.*`) in `dir` verifies.
 pub fn assert_results_verify(dir: &std::path::Path) {
     for entry in std::fs::read_dir(dir).unwrap() {
