@@ -20,17 +20,17 @@ pub fn lanes(engine: &EngineArgs, of: usize, gpus: usize) -> Vec<EngineArgs> {
 }
 
 /// The engine flags of lane `index` of `of` on a host of `gpus` GPUs (none: on the CPU): its
-/// own GPU, or its share of the cores, unless the flags name them.
+/// own GPU, and its share of the cores, unless the flags name them. A lane on a GPU walks on
+/// its share of the cores only where its GPU fails under `--backend auto`, so that the lanes
+/// that carry on on the CPU do not each take every core.
 pub fn lane(engine: &EngineArgs, index: usize, of: usize, gpus: usize) -> EngineArgs {
-    match gpus {
-        0 => EngineArgs {
-            threads: engine.threads.or((of > 1).then(|| (cores() / of).max(1))),
-            ..engine.clone()
+    EngineArgs {
+        threads: engine.threads.or((of > 1).then(|| (cores() / of).max(1))),
+        gpu: match gpus {
+            0 => engine.gpu,
+            _ => Some(engine.gpu.unwrap_or(index % gpus)),
         },
-        _ => EngineArgs {
-            gpu: Some(engine.gpu.unwrap_or(index % gpus)),
-            ..engine.clone()
-        },
+        ..engine.clone()
     }
 }
 
@@ -57,6 +57,9 @@ mod tests {
         let gpus: Vec<_> = on_gpus.iter().map(|l| l.gpu).collect();
         assert_eq!(gpus, [Some(0), Some(1), Some(2), Some(3), Some(0), Some(1)]);
         assert_eq!(lanes_in_words(&on_gpus[..4]), "on GPUs 0, 1, 2, 3");
+        // Each has its share of the cores for a walk on the CPU after its GPU failed.
+        let share = (crate::engine::cores() / 6).max(1);
+        assert!(on_gpus.iter().all(|l| l.threads == Some(share)));
         // A GPU named holds for every lane; threads named hold too.
         assert!(lanes(&engine(&["--gpu", "2"]), 3, 4).iter().all(|l| l.gpu == Some(2)));
         let on_cpu = lanes(&engine(&["--threads", "3"]), 2, 0);
