@@ -430,7 +430,10 @@ fn zt_standing(shape: Shape, dir: &Path) -> Result<Standing> {
                 best = lower(best, rank("rank"));
             }
             Some("improved") => best = lower(best, rank("rank")),
-            Some("end") => seconds += event["seconds"].as_f64().unwrap_or(0.0),
+            // The walk's time, and its ladder's climb before it.
+            Some("end") => {
+                seconds += event["seconds"].as_f64().unwrap_or(0.0) + event["climb"]["seconds"].as_f64().unwrap_or(0.0)
+            }
             _ => {}
         }
     }
@@ -466,12 +469,14 @@ mod tests {
             r#"{"event":"end","ring":"zt","best_rank":25,"seconds":2.5}"#,
             // A second run, resumed, cut short by a crash in its last line.
             r#"{"event":"start","ring":"zt","shape":"3x3x3","rank":25,"target":24}"#,
+            // A rung of its ladder: another shape's rank, not this format's; its climb's time is.
+            r#"{"event":"rung","ring":"zt","shape":"2x3x3","from":18,"rank":15,"seconds":0.5}"#,
             r#"{"event":"improved","ring":"zt","rank":24,"seconds":1.0}"#,
-            r#"{"event":"end","ring":"zt","best_rank":24,"seconds":1.5}"#,
+            r#"{"event":"end","ring":"zt","best_rank":24,"seconds":1.5,"climb":{"seconds":0.5}}"#,
             r#"{"event":"improved","ring":"zt","ra"#,
         ]);
         let standing = zt_standing(s, dir.path()).unwrap();
-        assert_eq!(standing.reached.map(|(r, t)| (r, t.as_secs_f64())), Some((24, 4.0)));
+        assert_eq!(standing.reached.map(|(r, t)| (r, t.as_secs_f64())), Some((24, 4.5)));
         assert!(standing.done, "the last run's target, 24, is reached");
         assert_eq!(standing.best_known, Some(23), "the ZT table's rank");
         // Another shape's log, or an F2 search's, is named, not taken.

@@ -267,7 +267,9 @@ impl Search {
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
         shared.progress.finish();
         let climb = climb.map(|(_, report)| report);
-        let walk_time = begun.elapsed() - climb.as_ref().map_or(Duration::ZERO, |c| c.time);
+        let walk_time = begun
+            .elapsed()
+            .saturating_sub(climb.as_ref().map_or(Duration::ZERO, |c| c.time));
         let stop = why.unwrap_or(Stop::Interrupted);
         shared.output.event(&json!({
             "event": "end", "ring": "zt", "stop": stop.name(), "best_rank": shared.best.rank(),
