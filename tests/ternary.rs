@@ -66,7 +66,7 @@ fn a_ternary_search_climbs_a_ladder_and_walks_on_from_the_rung_grown() {
             "--ladder",
             "on",
             "--time",
-            "8s",
+            "16s",
             "--target-rank",
             "30",
             "--seed",
@@ -91,6 +91,24 @@ fn a_ternary_search_climbs_a_ladder_and_walks_on_from_the_rung_grown() {
         "ranks {ranks:?} against the rung's {rung_rank} grown"
     );
     assert!(text(&done).contains("after a climb of"), "{}", text(&done));
+    // Resumed with the ladder asked for again (as a campaign's next turn is): it climbed
+    // already, so it walks on from its folder, and says so.
+    let mut resume = bin();
+    resume.args([
+        "search",
+        "--ring",
+        "zt",
+        "--backend",
+        "cpu",
+        "--ladder",
+        "on",
+        "--time",
+        "1s",
+        "--resume",
+    ]);
+    let again = output_within(resume.arg(&out), Duration::from_secs(60), "a resumed ternary search");
+    assert!(again.status.success(), "{}", text(&again));
+    assert!(text(&again).contains("does not climb"), "{}", text(&again));
 }
 
 #[test]

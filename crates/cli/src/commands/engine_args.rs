@@ -25,9 +25,10 @@ pub struct EngineArgs {
     pub backend: BackendArg,
     /// The coefficients of the schemes walked: f2, or zt ({-1,0,1}, valid over Z).
     ///
-    /// zt walks plain schemes on the CPU threads (any --backend but gpu): the naive scheme or
-    /// --from files read as they are (refused where a coefficient is outside {-1,0,1} or the
-    /// file is not valid over Z); every scheme written is verified over Z.
+    /// zt walks plain schemes on one GPU (the CPU's threads with --backend cpu, or without a
+    /// GPU): the naive scheme (climbing a ladder on a GPU, as f2 does) or --from files read as
+    /// they are (refused where a coefficient is outside {-1,0,1} or the file is not valid over
+    /// Z); every scheme written is verified over Z.
     #[arg(help_heading = "Engine", long, value_enum, default_value = "f2")]
     pub ring: RingArg,
     /// CPU threads (default: all cores; in an MPI job, each process its share of its host's).

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::ternary::TernaryScheme;
@@ -15,6 +15,8 @@ use crate::engine::PLUS_SLACK;
 
 /// Walkers a thread runs in turn.
 const WALKERS_PER_THREAD: usize = 4;
+/// How long a thread whose walkers all reached the target waits before it looks again.
+const GATHER_WAIT: Duration = Duration::from_millis(20);
 /// Steps a walker takes between its looks at the pool (about 30 ms on one core).
 pub(super) const ROUND_STEPS: u64 = 100_000;
 
@@ -79,6 +81,13 @@ impl Plan {
                     *w = self.load(&s.pool, &mut rng);
                 }
                 w.seen = s.improvements;
+            }
+            // Walkers at the target take no steps: a thread whose walkers all wait there (a rung
+            // gathering schemes of its target) waits rather than spins on the pool.
+            if walkers.iter().all(|w| w.walk.rank() <= self.target) {
+                drop(s);
+                std::thread::sleep(GATHER_WAIT);
+                continue;
             }
             let mut ranks: Vec<usize> = walkers.iter().map(|w| w.walk.rank()).collect();
             let mut plateaus: Vec<u64> = walkers.iter().map(|w| w.walk.plateau_limit()).collect();

@@ -22,6 +22,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use flipgraph_core::formats::Ring as FileRing;
 use flipgraph_core::known::best_known_zt_rank;
 use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::walk::Counters;
@@ -59,15 +60,25 @@ struct Rung {
 }
 
 impl Search {
-    /// Whether a ZT search of `shape` climbs: from the naive scheme (`naive`) where the ladder
-    /// says so (`--ladder auto`: on a GPU, `on_gpu`). A ladder asked for (`--ladder on`) beside a
-    /// start of its own is refused, as over F2.
-    pub(super) fn climbs_over_zt(&self, shape: Shape, naive: bool, on_gpu: bool) -> Result<bool> {
+    /// Whether a ZT search of `shape`, whose starts' lowest rank is `lowest`, climbs: a new
+    /// search from the naive scheme, or a resume of one stopped in its climb (its folder holds
+    /// only the naive start), where the ladder says so (`--ladder auto`: on a GPU, `on_gpu`). A
+    /// ladder asked for (`--ladder on`) beside `--from` files is refused, as over F2; where it is
+    /// moot (a resume that climbed already) it is said.
+    pub(super) fn climbs_over_zt(&self, shape: Shape, lowest: usize, on_gpu: bool) -> Result<bool> {
         let ladder = self.recipe.schedule.ladder.unwrap_or_default();
-        if !naive && ladder == Ladder::On {
+        if !self.from.is_empty() && ladder == Ladder::On {
             return Err(SearchError::LadderOnGivenStart.into());
         }
-        Ok(naive && ladder.climbs_to_foot(shape, ZT_FOOT, || on_gpu))
+        let naive = self.from.is_empty() && lowest == shape.naive_rank();
+        let climbs = naive && ladder.climbs_to_foot(shape, ZT_FOOT, || on_gpu);
+        if ladder == Ladder::On && !climbs {
+            tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already, or the shape is at the foot)");
+        }
+        if self.recipe.schedule.rung_stall.is_some() && !climbs {
+            tracing::info!("--rung-stall is moot: this search climbs no ladder");
+        }
+        Ok(climbs)
     }
 
     /// Climbs the rungs below `plan`'s shape within its time (from `begun`; events' times count
@@ -109,7 +120,10 @@ impl Search {
             starts = Vec::new();
             for best in bests.iter().take(GROWN_SCHEMES) {
                 for g in grown_int(&best.to_int(), above)? {
-                    starts.push(TernaryScheme::from_int(&g).map_err(|e| anyhow::anyhow!("a grown rung scheme: {e}"))?);
+                    let g = TernaryScheme::from_int(&g).map_err(|e| anyhow::anyhow!("a grown rung scheme: {e}"))?;
+                    g.verify()
+                        .map_err(|d| anyhow::anyhow!("a grown rung scheme failed verification over Z: {d}"))?;
+                    starts.push(g);
                 }
             }
         }
@@ -131,6 +145,7 @@ impl Search {
     ) -> Result<Rung> {
         let from = starts.iter().map(TernaryScheme::rank).min().expect("a start");
         let earlier = earlier_bests(dir);
+        let fresh = earlier.is_empty();
         let resumed_at = earlier.iter().map(TernaryScheme::rank).min();
         starts.extend(earlier);
         let lowest = starts.iter().map(TernaryScheme::rank).min().expect("a start");
@@ -143,7 +158,9 @@ impl Search {
         let best_known = best_known_zt_rank(rung);
         let plan = Plan {
             shape: rung,
-            target: default_target(rung, best_known, lowest),
+            // Aimed from the new starts, as over F2: a rung that reached its best known rank
+            // before is not aimed below it.
+            target: default_target(rung, best_known, from),
             best_known,
             time: deadline.map(|d| d.saturating_duration_since(Instant::now()) / 2),
             stall: Some(self.recipe.schedule.rung_stall.unwrap_or(ZT_RUNG_STALL)),
@@ -151,8 +168,14 @@ impl Search {
             start_rank: lowest,
             ..above.clone()
         };
-        // Taken over as a resume would: the rung's folder holds its results from before.
+        // Taken over as a resume would: the rung's folder holds its results from before. A new
+        // rung's folder holds its start from the first, as a search's does.
         let output = Output::open(dir, self.formats.clone(), true)?;
+        if fresh {
+            output
+                .write_int(&pool[0].to_int(), FileRing::Z)
+                .context("writing a rung's start into its folder")?;
+        }
         let progress = Progress::new(false, self.quiet || self.json);
         let shared = Mutex::new(Shared::new(pool, output, None, progress));
         let began = Instant::now();

@@ -203,12 +203,7 @@ impl Search {
         if plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
             tracing::warn!("--sparse is not taken by the GPU walk over ZT (the CPU's walkers take it)");
         }
-        // A resume of a search stopped in its climb has only the naive scheme: it climbs again.
-        let climbs = self.climbs_over_zt(
-            shape,
-            lowest == shape.dims().iter().product::<usize>(),
-            plan.device.is_some(),
-        )?;
+        let climbs = self.climbs_over_zt(shape, lowest, plan.device.is_some())?;
         let out_dir = match (&self.resume, &self.out) {
             (Some(dir), Some(out)) if out != dir => {
                 return Err(SearchError::ResumedElsewhere {
@@ -304,6 +299,11 @@ impl Search {
         stop: &AtomicBool,
         begun: Instant,
     ) -> Result<Option<Stop>> {
+        // A walk that ends before it begins (a climb that took the time or was stopped, a start
+        // at the target) opens no GPU.
+        if let Some(why) = plan.ended(shared, stop, begun) {
+            return Ok(Some(why));
+        }
         Ok(match plan.device {
             Some(device) => match plan.walk_gpu(device, shared, stop, begun) {
                 Ok(why) => Some(why),
