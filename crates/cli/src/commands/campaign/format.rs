@@ -310,22 +310,18 @@ fn constructed_start(args: &Args, shape: Shape, wanted: Wanted) -> Result<Option
 /// formats read it.
 fn write_start(args: &Args, start: &IntScheme, what: &str) -> Result<PathBuf> {
     let zt = args.engine.ring == RingArg::Zt;
-    if zt {
-        // A ternary search reads its start as it is: one not valid over Z is refused here, not
-        // written mod 2 as an F2 scheme.
-        let ternary = TernaryScheme::from_int(start).map_err(|e| anyhow!("{what} of {}: {e}", start.shape))?;
-        ternary
-            .verify()
-            .map_err(|d| anyhow!("{what} of {}: not a valid scheme over Z: {d}", start.shape))?;
-    }
     // The rank the file holds: mod 2, where an integer scheme's even terms vanish.
     let rank = match zt {
-        // Zero terms aside, as the ternary search reads it.
-        true => start
-            .terms
-            .iter()
-            .filter(|t| t.factors.iter().all(|f| f.iter().any(|&c| c != 0)))
-            .count(),
+        // Read as the ternary search reads it (zero terms aside): one not valid over Z is
+        // refused here, not written mod 2 as an F2 scheme.
+        true => {
+            let mut ternary = TernaryScheme::from_int(start).map_err(|e| anyhow!("{what} of {}: {e}", start.shape))?;
+            ternary
+                .verify()
+                .map_err(|d| anyhow!("{what} of {}: not a valid scheme over Z: {d}", start.shape))?;
+            ternary.remove_zero_terms();
+            ternary.rank()
+        }
         false => {
             let mut f2 = start.mod2::<u128>()?;
             f2.remove_zero_terms();

@@ -71,11 +71,12 @@ impl Plan {
                 walkers.push(load(&mut engine, w, &s.pool, &mut rng)?);
             }
         }
+        // A round's steps: --round-steps where given, else as many as its time allows.
+        let steps = self.round_steps.map_or(u32::MAX as u64, |s| s.min(u32::MAX as u64));
         loop {
             if let Some(why) = self.ended(shared, stop, begun) {
                 return Ok(why);
             }
-            let steps = self.round_steps.map_or(u32::MAX as u64, |s| s.min(u32::MAX as u64));
             let round = engine.run_round(steps, self.target)?;
             let mean_steps = round.counters.steps / walkers.len().max(1) as u64;
             let mut s = shared.lock().expect("pool");
