@@ -654,6 +654,27 @@ fn construct_builds_a_format_from_the_best_results_at_hand() {
     assert!(text(&out).contains("no construction of 7x7x7"), "{}", text(&out));
 }
 
+/// `project --best` drops a hyperplane of the dimension, not only an index: Perminov's 3x3x8
+/// of rank 55 projects to a valid 3x3x7 with fewer terms than by any of its 8 indices.
+#[test]
+fn project_best_removes_more_terms_than_any_index() {
+    let s338 = data("3x3x8-r55-perminov.json");
+    let s3 = s338.to_str().unwrap();
+    let rank = |line: String| -> usize {
+        let after = line.split("rank ").nth(1).unwrap_or_else(|| panic!("no rank: {line}"));
+        after.split(':').next().unwrap().parse().unwrap()
+    };
+    let by_index = (1..=8)
+        .map(|i| rank(make_and_verify(&["project", s3, "--dim", "p", "--index", &i.to_string()])))
+        .min()
+        .unwrap();
+    let best = make_and_verify(&["project", s3, "--dim", "p", "--best"]);
+    assert!(best.contains("3x3x7"), "{best}");
+    assert!(rank(best) < by_index, "by index {by_index}");
+    let out = flipgraph(&["project", s3, "--dim", "p", "--best", "--index", "1"]);
+    assert_eq!(out.status.code(), Some(2), "--best and --index together: {}", text(&out));
+}
+
 #[test]
 fn products_symmetries_extend_and_project_give_valid_schemes() {
     let strassen = data("2x2x2-r7-strassen.m");

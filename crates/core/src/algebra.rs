@@ -125,7 +125,7 @@ pub fn orient(s: &IntScheme, to: Shape) -> Option<IntScheme> {
 }
 
 /// Which dimension indexes the rows and the columns of each factor: A (N, M), B (M, P), C^T (P, N).
-const AXES: [(Dim, Dim); 3] = [(Dim::N, Dim::M), (Dim::M, Dim::P), (Dim::P, Dim::N)];
+pub(crate) const AXES: [(Dim, Dim); 3] = [(Dim::N, Dim::M), (Dim::M, Dim::P), (Dim::P, Dim::N)];
 
 /// `t`, a term of shape `from`, moved into shape `to`: the entry at index `i` along a dimension
 /// goes to `place(dim, i)`, or is left out where that is None.

@@ -10,6 +10,7 @@
 use alloc::vec::Vec;
 
 use crate::algebra::{self, Dim};
+use crate::projection;
 use crate::scheme::IntScheme;
 use crate::serendipity;
 use crate::shape::{Shape, MAX_DIM};
@@ -159,15 +160,25 @@ pub fn build(construction: Construction, scheme_of: impl Fn(Shape) -> Option<Int
         Construction::Product(x, y) => algebra::product(&input(x)?, &input(y)?).ok(),
         Construction::Sum(x, y, dim) => algebra::sum(&input(x)?, &input(y)?, dim).ok(),
         Construction::Extension(x, dim) => algebra::extend(&input(x)?, dim).ok(),
-        Construction::Projection(x, dim) => {
-            let last = x.dims()[dim as usize] - 1;
-            algebra::project(&input(x)?, dim, last).ok()
-        }
+        Construction::Projection(x, dim) => lowest_projection(&input(x)?, dim),
         Construction::Serendipitous(x, y) => {
             let base = input(x)?;
             let planned = serendipity::plan(&base, y, |s| Some(input(s)?.rank()))?;
             serendipity::build(&base, &planned, input)
         }
+    }
+}
+
+/// The lowest projection of `s` along `dim`: by the index that removes the most terms (in
+/// `s`'s ring), or over F2 by a hyperplane where that removes more ([`projection`]).
+fn lowest_projection(s: &IntScheme, dim: Dim) -> Option<IntScheme> {
+    let size = s.shape.dims()[dim as usize];
+    let by_index = (0..size)
+        .filter_map(|i| algebra::project(s, dim, i).ok())
+        .min_by_key(IntScheme::rank)?;
+    match projection::best_projection(s, dim) {
+        Ok(f2) if f2.rank() < by_index.rank() => Some(f2),
+        _ => Some(by_index),
     }
 }
 

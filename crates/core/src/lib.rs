@@ -59,6 +59,8 @@ pub mod lift;
 #[cfg(feature = "alloc")]
 pub mod path;
 #[cfg(feature = "alloc")]
+pub mod projection;
+#[cfg(feature = "alloc")]
 pub mod scheme;
 #[cfg(feature = "alloc")]
 pub mod serendipity;

@@ -1,8 +1,11 @@
 //! Sums and splits of schemes: the sum of two valid schemes along any dimension is valid, of
 //! the summed rank, over F2 and over Z; splitting it at the seam gives the two back (term for
-//! term); a split anywhere gives valid schemes; shapes that do not fit are refused.
+//! term); a split anywhere gives valid schemes; shapes that do not fit are refused. A change of
+//! basis keeps a scheme valid, and the best projection (over F2) beats every index and finds a
+//! slice a change of basis hid.
 
-use flipgraph_core::algebra::{split, sum, Dim, SumError};
+use flipgraph_core::algebra::{extend, project, split, sum, Dim, SumError};
+use flipgraph_core::projection::{best_projection, change_basis};
 use flipgraph_core::verify::{verify, verify_z};
 use flipgraph_core::walk::{Walk, WalkConfig, Walker};
 use flipgraph_core::{IntScheme, Scheme, Shape};
@@ -101,4 +104,64 @@ fn two_strassens_make_a_2x2x4_of_rank_14() {
     let s = sum(&strassen, &strassen, Dim::P).unwrap();
     assert_eq!((s.shape, s.rank()), (Shape::new(2, 2, 4).unwrap(), 14));
     assert_eq!(verify_z(&s), Ok(()));
+}
+
+/// A random invertible change of basis of `k` entries (its columns), from `seed`.
+fn random_basis(k: usize, seed: u64) -> impl Fn(&IntScheme, Dim) -> IntScheme {
+    move |s: &IntScheme, d: Dim| {
+        let mut state = seed | 1;
+        loop {
+            let columns: Vec<u32> = (0..k)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (state as u32) & ((1 << k) - 1)
+                })
+                .collect();
+            if let Some(changed) = change_basis(s, d, &columns) {
+                return changed;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn a_change_of_basis_keeps_a_scheme_valid_and_the_best_projection_beats_every_index(
+        (n, m, p) in (2usize..=4, 2usize..=4, 2usize..=4),
+        k in 0usize..3,
+        seeds in any::<(u64, u64)>(),
+    ) {
+        let x = walked(Shape::new(n, m, p).unwrap(), seeds.0);
+        let size = [n, m, p][k];
+        let changed = random_basis(size, seeds.1)(&x, dim(k));
+        prop_assert_eq!(changed.rank(), x.rank());
+        prop_assert_eq!(verify(&changed.mod2::<u64>().unwrap()), Ok(()));
+        for s in [&x, &changed] {
+            let best = best_projection(s, dim(k)).unwrap();
+            prop_assert_eq!(verify(&best.mod2::<u64>().unwrap()), Ok(()));
+            let coordinate = (0..size).map(|i| project(s, dim(k), i).unwrap().rank()).min().unwrap();
+            prop_assert!(best.rank() <= coordinate, "{} against {}", best.rank(), coordinate);
+        }
+    }
+
+    #[test]
+    fn the_best_projection_finds_a_slice_hidden_by_a_change_of_basis(
+        (n, m, p) in (2usize..=3, 2usize..=3, 2usize..=3),
+        k in 0usize..3,
+        seeds in any::<(u64, u64)>(),
+    ) {
+        // The extension's new slice, turned by a random basis, lies on no coordinate; the best
+        // pair finds it again (or better).
+        let x = walked(Shape::new(n, m, p).unwrap(), seeds.0);
+        let grown = extend(&x, dim(k)).unwrap();
+        let hidden = random_basis([n, m, p][k] + 1, seeds.1)(&grown, dim(k));
+        let back = best_projection(&hidden, dim(k)).unwrap();
+        prop_assert_eq!(back.shape, x.shape);
+        prop_assert!(back.rank() <= x.rank(), "{} against {}", back.rank(), x.rank());
+        prop_assert_eq!(verify(&back.mod2::<u64>().unwrap()), Ok(()));
+    }
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use flipgraph_core::algebra::{self, Dim};
+use flipgraph_core::projection;
 use flipgraph_core::Shape;
 
 use crate::output::atomic_file::write_atomic;
@@ -109,8 +110,12 @@ pub struct ProjectArgs {
     #[arg(long, value_parser = parse_dim)]
     dim: Dim,
     /// The index to drop, from 1 (default: the last).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "best")]
     index: Option<usize>,
+    /// Over F2: drop the hyperplane (any change of basis of the dimension, then its last index)
+    /// that removes the most terms; the result is valid over F2.
+    #[arg(long)]
+    best: bool,
     #[command(flatten)]
     write: WriteArgs,
 }
@@ -242,7 +247,11 @@ pub fn project(args: ProjectArgs) -> Result<ExitCode> {
         Some(i) => anyhow::bail!("--index {i} is out of range: the dimension has size {size}"),
         None => size - 1,
     };
-    let projected = algebra::project(&s, args.dim, index).context("cannot shrink a dimension of size 1")?;
+    let projected = match args.best {
+        true => projection::best_projection(&s, args.dim),
+        false => algebra::project(&s, args.dim, index),
+    }
+    .context("cannot shrink a dimension of size 1")?;
     write_verified(&projected, &args.write, "projection")?;
     Ok(ExitCode::SUCCESS)
 }
