@@ -2,10 +2,11 @@
 //! its best known rank, each in its folder under one; running the same campaign again
 //! continues it. `flipgraph campaign` builds its [`Campaign`] from its flags.
 //!
-//! A format's turn ([`turn`]) skips it at its target, or runs a [`Search`](crate::Search):
-//! fresh (from the naive scheme, a construction from the campaign's results, or the public
-//! best), or resumed from its folder. The [`schedule`] hands turns to free lanes ([`lanes`]),
-//! pass after pass; [`Standing`] says where each format stands, read from its folder.
+//! A format's turn skips it at its target, or runs a [`Search`](crate::Search): fresh (from
+//! the naive scheme, a construction from the campaign's results, or the public best), or
+//! resumed from its folder. The [`schedule`] hands turns to free [lanes](mod@lanes)
+//! ([`Work`]), pass after pass; [`Standing`] says where each format stands, read from its
+//! folder.
 
 mod error;
 pub mod lanes;

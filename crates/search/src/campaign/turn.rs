@@ -83,20 +83,7 @@ pub(super) fn run_turn(
         Some(_) => Wanted::None,
         None => known.map_or(Wanted::None, Wanted::New),
     };
-    // The constructions read and build F2 schemes: none over ZT.
-    let constructed = match campaign.constructions && ring == Ring::F2 {
-        true => constructed_start(campaign, shape, wanted)?,
-        false => None,
-    };
-    let public = match resume {
-        false => public_start(campaign, turn, shape)?,
-        true => None,
-    };
-    // The lower of the two starts (a construction on a tie: the campaign's own results).
-    let start = match (constructed, public) {
-        (Some(c), Some(p)) if p.2 < c.2 => Some(p),
-        (c, p) => c.or(p),
-    };
+    let start = start(campaign, turn, shape, wanted, resume)?;
     let mut search = turn_search(campaign, turn, shape, resume);
     let walks_preset = ring == Ring::F2
         && match resume {
@@ -130,6 +117,24 @@ pub(super) fn run_turn(
     Ok(Standing {
         start: start.map(|(_, how, _)| how),
         ..self::previous(shape, ring, &dir)?.with_context(|| format!("{}: no search after its turn", dir.display()))?
+    })
+}
+
+/// The start of a format's turn, if not its own: the lower of a construction (as `wanted`) and,
+/// for a new format, the public best (a construction on a tie: the campaign's own results).
+fn start(campaign: &Campaign, turn: &Assignment, shape: Shape, wanted: Wanted, resume: bool) -> Result<Option<Start>> {
+    // The constructions read and build F2 schemes: none over ZT.
+    let constructed = match campaign.constructions && campaign.ring() == Ring::F2 {
+        true => constructed_start(campaign, shape, wanted)?,
+        false => None,
+    };
+    let public = match resume {
+        false => public_start(campaign, turn, shape)?,
+        true => None,
+    };
+    Ok(match (constructed, public) {
+        (Some(c), Some(p)) if p.2 < c.2 => Some(p),
+        (c, p) => c.or(p),
     })
 }
 
