@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The import graph of a crate's modules, drawn from its `use` lines and inline paths.
 
-    scripts/layers.py crates/search/src [--layers engine,output,driver,islands,session]
+    scripts/layers.py crates/search/src [--layers schemes,engine,output,results,islands,driver,session,campaign]
 
 Prints each module's imports of other modules of the crate, the import circles between
 top-level folders and between files, the imports that run from a lower layer to a higher

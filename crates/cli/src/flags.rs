@@ -1,6 +1,7 @@
 //! The library's refusals in the command line's words: the flag that asked for what was
 //! refused, and the flag that changes it.
 
+use flipgraph_search::campaign::CampaignError;
 use flipgraph_search::engine::{GpuLimit, Refusal, MAX_THREADS_PER_CORE};
 use flipgraph_search::output::FolderError;
 use flipgraph_search::session::recipe::RecipeError;
@@ -10,15 +11,23 @@ use flipgraph_search::{Error, Kind};
 /// `error` as `{:#}` prints it (every cause, joined by ": "), with the library's refusals
 /// worded by their flags.
 pub fn in_flags(error: &anyhow::Error) -> String {
-    let Error { kind, context, causes } = Error::of_chain(error);
+    worded(Error::of_chain(error))
+}
+
+/// The library's `error` as it prints (its context, kind and causes, joined by ": "), with its
+/// refusals worded by their flags.
+pub fn worded(error: Error) -> String {
+    let Error { kind, context, causes } = error;
     let worded = match &kind {
-        Kind::Refused(r) => refusal(r),
-        Kind::Recipe(error) => recipe(error),
-        Kind::Search(error) => search(error),
-        Kind::Folder(error) => folder(error),
-        Kind::Failed => return format!("{error:#}"),
+        Kind::Refused(r) => Some(refusal(r)),
+        Kind::Recipe(error) => Some(recipe(error)),
+        Kind::Search(error) => Some(search(error)),
+        Kind::Folder(error) => Some(folder(error)),
+        Kind::Campaign(error) => Some(campaign(error)),
+        // Its causes say it all.
+        Kind::Failed => None,
     };
-    let parts: Vec<String> = context.into_iter().chain([worded]).chain(causes).collect();
+    let parts: Vec<String> = context.into_iter().chain(worded).chain(causes).collect();
     parts.join(": ")
 }
 
@@ -103,6 +112,21 @@ fn search(error: &SearchError) -> String {
         SearchError::ResumedElsewhere { out, dir } => {
             format!("--out {out} and --resume {dir} name different folders; a resumed search writes where it was")
         }
+    }
+}
+
+fn campaign(error: &CampaignError) -> String {
+    match error {
+        CampaignError::NoTimeForATurn { total, shortest } => format!(
+            "--total {:.1}s leaves no time for a turn (a turn takes at least {}s)",
+            total.as_secs_f64(),
+            shortest.as_secs()
+        ),
+        CampaignError::InsideASearch { .. } => format!("{error}; choose another --out"),
+        CampaignError::NotAFolder { .. } => format!("{error}; --out names the folder the campaign writes into"),
+        CampaignError::TooManyLanes { jobs, .. } => format!("--jobs {jobs}: {error}"),
+        CampaignError::NoTernaryFormat => format!("--ring zt: {error}"),
+        CampaignError::OtherShape { .. } => format!("{error}; move it away or choose another --out"),
     }
 }
 

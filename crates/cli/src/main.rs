@@ -1,7 +1,9 @@
 //! `flipgraph`: search the flip graph of matrix multiplication schemes over F2.
 
 mod commands;
+mod ended;
 mod flags;
+mod interrupt;
 mod write;
 
 use flipgraph_search::{driver, engine, islands, output, results, schemes, session};

@@ -20,12 +20,16 @@ pub enum Kind {
     /// The output folder cannot be the search's (in use, holds another search, ...).
     #[error(transparent)]
     Folder(#[from] crate::output::FolderError),
+    /// The campaign cannot run as asked, or a format's folder cannot be its own.
+    #[error(transparent)]
+    Campaign(#[from] crate::campaign::CampaignError),
     /// Anything else: its causes say what.
     #[error("failed")]
     Failed,
 }
 
-/// An error of the library ([`crate::Search::run`], [`crate::Descent::run`]).
+/// An error of the library ([`crate::Search::run`], [`crate::Descent::run`],
+/// [`crate::Campaign::run`]).
 #[derive(Clone, Debug)]
 pub struct Error {
     /// What went wrong.
@@ -93,6 +97,7 @@ impl Error {
 
 /// The kind of `error`'s first cause that the library tells apart, if any.
 fn kind_of(error: &anyhow::Error) -> Option<Kind> {
+    use crate::campaign::CampaignError;
     use crate::engine::Refusal;
     use crate::output::FolderError;
     use crate::session::recipe::RecipeError;
@@ -101,6 +106,7 @@ fn kind_of(error: &anyhow::Error) -> Option<Kind> {
         .or_else(|| error.downcast_ref::<RecipeError>().cloned().map(Kind::Recipe))
         .or_else(|| error.downcast_ref::<SearchError>().cloned().map(Kind::Search))
         .or_else(|| error.downcast_ref::<FolderError>().cloned().map(Kind::Folder))
+        .or_else(|| error.downcast_ref::<CampaignError>().cloned().map(Kind::Campaign))
 }
 
 #[cfg(test)]

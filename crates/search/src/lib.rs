@@ -3,7 +3,8 @@
 //! [`Search`] is the whole search of `flipgraph search` (a new search, a resume, the ladder, the
 //! GPU's fault carried on on the CPU, its folder of verified results and checkpoints), driven by
 //! a [`Recipe`] that settles the engine, walk and schedule for the start;
-//! `flipgraph search`, `bench` and `campaign` build theirs from their flags:
+//! `flipgraph search`, `bench` and `campaign` build theirs from their flags (a [`Campaign`]
+//! searches several formats in turn, a [`Search`] each):
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
@@ -46,6 +47,7 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+pub mod campaign;
 pub mod driver;
 pub mod engine;
 mod error;
@@ -55,6 +57,7 @@ pub mod results;
 pub mod schemes;
 pub mod session;
 
+pub use campaign::Campaign;
 pub use driver::Summary;
 pub use error::{Error, Kind};
 pub use session::descent::Descent;

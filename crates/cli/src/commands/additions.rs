@@ -14,7 +14,7 @@ use flipgraph_core::{verify, IntScheme};
 use super::duration::parse_positive_duration;
 use crate::output::atomic_file::write_atomic;
 use crate::schemes::{read_checked, Checked};
-use crate::write::{refuse_overwriting, Encoding, Rendered};
+use crate::write::{refuse_overwriting, Rendered};
 
 /// Count the additions of a scheme's best program found (pairs shared by several linear forms
 /// computed once, in both orientations of each map, over many greedy runs), over Z for a
@@ -105,11 +105,7 @@ fn walked(scheme: &IntScheme, f2: bool, time: Duration, args: &Args) -> Result<S
         }
     }
     let save = args.save.as_deref().expect("clap requires --save with --walk");
-    let encoding = Encoding {
-        to: Format::PerminovJson,
-        mod2: f2,
-    };
-    Rendered::new(&found.scheme, encoding, "the walk's best scheme")?.write(Some(save))?;
+    Rendered::new(&found.scheme, Format::PerminovJson, f2, "the walk's best scheme")?.write(Some(save))?;
     println!(
         "walk:      {:.0} s, {} schemes scored; from {} additions to {}",
         started.elapsed().as_secs_f64(),

@@ -13,7 +13,7 @@ use flipgraph_core::Shape;
 use crate::output::atomic_file::write_atomic;
 use crate::results::{best_construction, ours};
 use crate::schemes::read_valid;
-use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, Rendered, WriteArgs};
+use crate::write::{readable_rank, refuse_overwriting, same_file, write_verified, Encoding, WriteArgs};
 
 fn parse_dim(s: &str) -> Result<Dim, String> {
     match s {
@@ -184,8 +184,8 @@ pub fn split(args: SplitArgs) -> Result<ExitCode> {
         );
     }
     let (first, second) = algebra::split(&s, args.dim, args.at)?;
-    let first = Rendered::new(&first, args.encoding, "first part")?;
-    let second = Rendered::new(&second, args.encoding, "second part")?;
+    let first = args.encoding.render(&first, "first part")?;
+    let second = args.encoding.render(&second, "second part")?;
     // Both parts or neither: where the second cannot be written (a full disk, no permission,
     // /dev/full), the first is taken back.
     let before = std::fs::metadata(&args.first_out)

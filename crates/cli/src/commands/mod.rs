@@ -12,7 +12,6 @@ pub mod engine_args;
 pub mod gpu;
 pub mod info;
 pub mod known;
-pub mod lanes;
 pub mod lift;
 pub mod path;
 pub mod plot;

@@ -4,6 +4,7 @@
 pub mod atomic_file;
 mod checkpoint;
 pub mod record;
+pub mod rendered;
 
 use checkpoint::island_checkpoint_paths;
 pub use checkpoint::*;

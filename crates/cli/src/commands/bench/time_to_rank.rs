@@ -13,14 +13,14 @@ use flipgraph_core::device::Partners;
 use flipgraph_core::ternary::TernaryScheme;
 use flipgraph_core::verify::verify;
 use flipgraph_core::Shape;
+use flipgraph_search::campaign::lanes::{host_gpus, lanes, lanes_in_words, Lane};
 use serde_json::json;
 
 use super::{median_of_runs, Args};
 use crate::commands::choices::RingArg;
 use crate::commands::engine_args::EngineArgs;
-use crate::commands::lanes::{host_gpus, lanes, lanes_in_words};
-use crate::commands::search::interrupt_flag;
 use crate::engine::cores;
+use crate::interrupt::interrupt_flag;
 
 /// How one run ended: the seconds to the rank, or without it.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +50,14 @@ pub fn time_to_rank(args: &Args, shape: Shape, rank: usize) -> Result<ExitCode> 
     let lanes = match args.jobs.min(seeds.len()) {
         0 | 1 => vec![args.engine.clone()],
         jobs => {
-            let lanes = side_by_side(&args.engine, jobs, host_gpus(&args.engine)?)?;
+            let lanes = side_by_side(&args.engine, jobs, host_gpus(&args.engine.recipe())?)?;
             eprintln!("{jobs} runs at a time, {}", lanes_in_words(&lanes));
-            lanes
+            let on = |lane: &Lane| EngineArgs {
+                threads: lane.threads,
+                gpu: lane.gpu,
+                ..args.engine.clone()
+            };
+            lanes.iter().map(on).collect()
         }
     };
     let next = AtomicUsize::new(0);
@@ -108,7 +113,7 @@ fn remove_folders_of_dead_benches() {
 /// What the runs walked on, kept beside their times: the GPUs' names where they walk on GPUs
 /// (None where the driver could not say), the host's cores, and this build's version.
 fn machine(engine: &EngineArgs) -> serde_json::Value {
-    let gpus = match host_gpus(engine) {
+    let gpus = match host_gpus(&engine.recipe()) {
         Ok(n) if n > 0 => crate::engine::gpu::devices().ok(),
         _ => None,
     };
@@ -117,7 +122,7 @@ fn machine(engine: &EngineArgs) -> serde_json::Value {
 
 /// The lanes of `jobs` runs side by side on a host of `gpus` GPUs (none: on the CPU), each on
 /// a GPU or cores of its own: refused where they would share them, which would skew the times.
-pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Result<Vec<EngineArgs>> {
+pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Result<Vec<Lane>> {
     if engine.gpu.is_some() {
         bail!("--jobs {jobs} with --gpu: the runs would share one GPU (without --gpu each takes its own)")
     }
@@ -130,7 +135,7 @@ pub(super) fn side_by_side(engine: &EngineArgs, jobs: usize, gpus: usize) -> Res
         _ if jobs > gpus => bail!("--jobs {jobs}: this host has {gpus} GPUs, and runs side by side take one each"),
         _ => {}
     }
-    Ok(lanes(engine, jobs, gpus))
+    Ok(lanes(&engine.recipe(), jobs, gpus))
 }
 
 /// The runs' ends by the index of their seed, as the lanes gave them back, in the seeds' order.

@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use flipgraph_cluster::Job;
+use flipgraph_search::campaign::lanes::{host_gpus, lane};
+use flipgraph_search::campaign::schedule::{Next, Schedule, Turn};
+use flipgraph_search::campaign::{Queue, Standing, Work};
+use flipgraph_search::Campaign;
 use serde::{Deserialize, Serialize};
 
-use super::format::Standing;
-use super::schedule::{Next, Schedule, Turn};
-use super::{formats, public_bests, report, Args, Queue, Work};
-use crate::commands::lanes::{host_gpus, lane};
-use crate::commands::search::interrupt_flag;
+use super::{report, Said};
+use crate::interrupt::interrupt_flag;
 
 /// What a process asks of process 0.
 #[derive(Serialize, Deserialize)]
@@ -37,52 +38,51 @@ enum Request {
 /// How often process 0 looks for requests while it serves.
 const SERVE_EVERY: Duration = Duration::from_millis(20);
 
-pub fn run(args: &Args, job: &Job, process_start: Instant) -> Result<ExitCode> {
-    if args.jobs.is_some() {
+pub fn run(campaign: &Campaign, job: &Job, process_start: Instant) -> Result<ExitCode> {
+    if campaign.jobs.is_some() {
         bail!("--jobs: in an MPI job every process searches one format at a time; start one process per lane (mpirun -n K)");
     }
     let stop = interrupt_flag()?;
-    let sizes = formats(&args.sizes);
-    let public = public_bests(args)?;
-    let lane = lane(&args.engine, job.local_index, job.local_size, host_gpus(&args.engine)?);
+    let sizes = &campaign.sizes;
+    let public = campaign.public_bests()?;
+    let recipe = &campaign.recipe;
+    let lane = lane(recipe, job.local_index, job.local_size, host_gpus(recipe)?);
+    let said = Said { json: campaign.json };
     match job.index() {
         0 => {
             tracing::info!("{} formats at a time, one a process", job.size());
-            let schedule = Schedule::new(sizes.len(), args.passes);
-            let work = Work {
-                side_by_side: true,
-                process: Some(0),
-                public: public.as_ref(),
-                ..Work::new(args, &sizes, &schedule, &stop, process_start)
-            };
+            let schedule = Schedule::new(sizes.len(), campaign.passes);
+            let work = Work::new(campaign, sizes, &schedule, (&stop, process_start), &said)
+                .side_by_side(Some(0))
+                .from_public(public.as_ref());
             let own_done = AtomicBool::new(false);
             std::thread::scope(|scope| {
                 scope.spawn(|| {
-                    work.run(&lane);
+                    work.run(lane);
                     own_done.store(true, Ordering::Relaxed);
                 });
-                serve(job, &work, &own_done);
+                serve(job, (campaign, &work, &schedule), &own_done);
             });
-            Ok(report(args, &sizes, schedule))
+            Ok(report(&campaign.table(sizes, schedule), campaign.json))
         }
         process => {
             let remote = Remote { job };
-            let work = Work {
-                side_by_side: true,
-                process: Some(process),
-                public: public.as_ref(),
-                ..Work::new(args, &sizes, &remote, &stop, process_start)
-            };
-            work.run(&lane);
+            Work::new(campaign, sizes, &remote, (&stop, process_start), &said)
+                .side_by_side(Some(process))
+                .from_public(public.as_ref())
+                .run(lane);
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-/// Process 0: hands the other processes their turns until each has taken its last, and its
-/// own lane (`own_done`) has ended.
-fn serve(job: &Job, work: &Work<'_, Schedule<Standing>>, own_done: &AtomicBool) {
-    let schedule = work.queue;
+/// Process 0: hands the other processes their turns from `schedule` until each has taken its
+/// last, and its own lane (`own_done`) has ended.
+fn serve(
+    job: &Job,
+    (campaign, work, schedule): (&Campaign, &Work<'_, Schedule<Standing>>, &Schedule<Standing>),
+    own_done: &AtomicBool,
+) {
     let mut others = job.size() - 1;
     // The processes whose request waits for a format being searched.
     let mut waiting: Vec<usize> = Vec::new();
@@ -91,12 +91,12 @@ fn serve(job: &Job, work: &Work<'_, Schedule<Standing>>, own_done: &AtomicBool) 
             match serde_json::from_slice(&bytes) {
                 Ok(Request::Take) => waiting.push(from),
                 Ok(Request::Finished { turn, start, failed }) => {
-                    let shape = work.sizes[turn.format];
+                    let shape = campaign.sizes[turn.format];
                     let now = match failed {
-                        Some(failed) => Standing::failed_with(shape, work.args.engine.ring, failed),
+                        Some(failed) => Standing::failed(shape, campaign.ring(), failed),
                         None => Standing {
                             start,
-                            ..Standing::on_disk(shape, work.args.engine.ring, &work.args.out)
+                            ..Standing::on_disk(shape, campaign.ring(), &campaign.out)
                         },
                     };
                     Queue::finish(schedule, turn, now);

@@ -1,6 +1,6 @@
 //! The table a campaign ends with: where each format stands.
 
-use super::format::Standing;
+use flipgraph_search::campaign::Standing;
 
 /// Prints the table (and with `json` a `campaign` event first), with how many formats are at
 /// their best known rank or below.

@@ -103,7 +103,7 @@ pub fn in_job(
         Ok(ended) => {
             // Island 0 writes the results; every island its checkpoint.
             let whole = match job.index() {
-                0 => super::report(&ended, args.json, args.quiet),
+                0 => crate::ended::report(&ended, args.json, args.quiet),
                 _ => ended.unwritten.none(),
             };
             Ok(if whole { ExitCode::SUCCESS } else { ExitCode::FAILURE })

@@ -2,27 +2,26 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use flipgraph_core::formats::Format;
 use flipgraph_core::Shape;
 
 use super::choices::PortfolioArg;
 use super::engine_args::{at_least_one, EngineArgs};
+use crate::ended::report;
+use crate::interrupt::interrupt_flag;
 use crate::islands::Place;
 use crate::session::ended::Ended;
 use crate::session::recipe::{Islands, Recipe};
 use crate::session::Search;
 use crate::write::parse_writable;
 
-mod ended;
 mod islands;
 
 pub use super::duration::parse_duration;
-pub use ended::report;
 
 /// Search for a scheme of lower rank.
 #[derive(clap::Args)]
@@ -157,14 +156,6 @@ pub fn run(args: Args, process_start: Instant) -> Result<ExitCode> {
         true => ExitCode::SUCCESS,
         false => ExitCode::FAILURE,
     })
-}
-
-/// A flag that Ctrl-C (or SIGTERM) sets; installed once per process.
-pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)).context("cannot install the Ctrl-C handler")?;
-    Ok(stop)
 }
 
 /// Runs the search `args` asks for until its target, its time limit or `stop`: alone, or as

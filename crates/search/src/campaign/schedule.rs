@@ -9,7 +9,9 @@ use std::time::Duration;
 /// One search of the campaign: a format (its index in the list) in a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Turn {
+    /// The pass, from 1.
     pub pass: u32,
+    /// The format's index in the campaign's list.
     pub format: usize,
 }
 
@@ -29,6 +31,7 @@ struct State<T> {
 /// What a free lane gets from the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
+    /// This turn is the lane's.
     Turn(Turn),
     /// Every waiting turn's format is being searched: ask again once one ends.
     Wait,
@@ -97,7 +100,6 @@ impl<T> Schedule<T> {
 
     /// What [`Schedule::take`] would give now, without waiting: for a lane of another process,
     /// whose request must not hold up the others'.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub fn poll(&self, halt: bool) -> Next {
         self.lock().next(halt)
     }
