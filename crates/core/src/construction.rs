@@ -128,13 +128,20 @@ fn factorizations(target: Shape) -> impl Iterator<Item = (Shape, Shape)> {
 /// Every construction of `target` ([`constructions`]), and the serendipitous products
 /// ([`Construction::Serendipitous`]) of the base schemes `base_of` gives (of a shape asked for
 /// in any orientation) below their plain products, lowest rank first (exact ones before
-/// bounds of the same rank).
+/// bounds of the same rank); a projection whose input `base_of` gives is ranked as built.
 pub fn constructions_from_schemes(
     target: Shape,
     base_of: impl Fn(Shape) -> Option<IntScheme>,
     rank_of: impl Fn(Shape) -> Option<usize>,
 ) -> Vec<Plan> {
     let mut plans = constructions(target, &rank_of);
+    // A projection's rank is known once built (its bound is the larger scheme's rank, so the
+    // sum it beats would be taken first): built here, it is weighed at what it gives.
+    for plan in plans.iter_mut().filter(|p| !p.exact()) {
+        if let Some(built) = build(plan.construction, &base_of) {
+            plan.rank = plan.rank.min(built.rank());
+        }
+    }
     for (x, y) in factorizations(target) {
         let Some(base) = base_of(x).and_then(|b| algebra::orient(&b, x)) else {
             continue;
@@ -234,6 +241,22 @@ mod tests {
             }
         }
         assert_eq!(super::build(plans[0].construction, |_| None), None);
+    }
+
+    #[test]
+    fn a_projection_is_ranked_as_built_where_its_input_is_given() {
+        use crate::algebra::extend;
+        use crate::scheme::{IntScheme, Scheme};
+        // 2x2x3 is the naive 2x2x2 grown by a slice (rank 12): projected, the slice goes.
+        let target = shape(2, 2, 2);
+        let grown = extend(&IntScheme::from_f2(&Scheme::naive(target)), Dim::P).unwrap();
+        let base_of = |s: Shape| (s == shape(2, 2, 3)).then(|| grown.clone());
+        let plans = super::constructions_from_schemes(target, base_of, |s| Some(s.naive_rank()));
+        let projection = |plan: &&super::Plan| plan.construction == Construction::Projection(shape(2, 2, 3), Dim::P);
+        assert_eq!(plans.iter().find(projection).map(|p| p.rank), Some(8), "{plans:?}");
+        // Without its input it keeps its bound.
+        let plans = super::constructions_from_schemes(target, |_| None, |s| Some(s.naive_rank()));
+        assert_eq!(plans.iter().find(projection).map(|p| p.rank), Some(12), "{plans:?}");
     }
 
     #[test]
