@@ -190,6 +190,25 @@ fn a_ternary_kernel_trap_names_the_kernel_and_auto_carries_on_on_the_cpu() {
     assert!(text(&auto).contains("carrying on with the CPU"), "{}", text(&auto));
     assert!(dir.path().join("auto/3x3x3-r23.json").exists());
     assert_results_verify(&dir.path().join("auto"));
+    // With a ladder (3x3x5 climbs from 3x3x4), the GPU that failed in the rung is not tried
+    // again by the search after it: one warning, and the search walks on the CPU.
+    let ladder = bin()
+        .args([
+            "search", "--size", "3x3x5", "--ring", "zt", "--ladder", "on", "--time", "20s",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("ladder"))
+        .env("FLIPGRAPH_GPU_TRAP", "1")
+        .output()
+        .unwrap();
+    assert!(ladder.status.success(), "{}", text(&ladder));
+    assert_eq!(
+        text(&ladder).matches("carrying on with the CPU").count(),
+        1,
+        "{}",
+        text(&ladder)
+    );
+    assert_results_verify(&dir.path().join("ladder"));
 }
 
 /// `flipgraph search --size 4` with `extra` flags into `out`, checkpointing every 0.1 s; `trap`:

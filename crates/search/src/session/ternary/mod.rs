@@ -16,7 +16,7 @@ mod ladder;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -157,6 +157,9 @@ struct Plan {
     threads: usize,
     /// The GPU that walks (its index), or None: the CPU's threads.
     device: Option<usize>,
+    /// Set once its GPU walk failed under `--backend auto`: shared by the plans of a search's
+    /// rungs and its own walk, which then walk on the CPU.
+    gpu_failed: Arc<AtomicBool>,
     /// GPU walkers (default: as many as the GPU holds at once).
     walkers: Option<usize>,
     /// Steps of a walker's round, where given (`--round-steps`; else a GPU's rounds are by
@@ -304,10 +307,14 @@ impl Search {
         if let Some(why) = plan.ended(shared, stop, begun) {
             return Ok(Some(why));
         }
-        Ok(match plan.device {
+        let device = plan.device.filter(|_| !plan.gpu_failed.load(Ordering::Relaxed));
+        Ok(match device {
             Some(device) => match plan.walk_gpu(device, shared, stop, begun) {
                 Ok(why) => Some(why),
                 Err(e) if self.recipe.backend == Backend::Auto => {
+                    // The rest of the search (the ladder's next rungs, the walk after them)
+                    // stays on the CPU rather than failing and warning again.
+                    plan.gpu_failed.store(true, Ordering::Relaxed);
                     tracing::warn!("the GPU walk over ZT failed ({e:#}); carrying on with the CPU");
                     plan.walk_cpu(shared, stop, begun)
                 }
@@ -379,6 +386,7 @@ impl Search {
                 Backend::Gpu => Some(self.recipe.gpu.unwrap_or(0)),
                 Backend::Auto => usable().then(|| self.recipe.gpu.unwrap_or(0)),
             },
+            gpu_failed: Arc::default(),
             walkers: self.recipe.walkers,
             round_steps: self.recipe.walk.round_steps,
             gpu_tuning: self.recipe.gpu_tuning,
