@@ -665,14 +665,28 @@ fn project_best_removes_more_terms_than_any_index() {
         after.split(':').next().unwrap().parse().unwrap()
     };
     let by_index = (1..=8)
-        .map(|i| rank(make_and_verify(&["project", s3, "--dim", "p", "--index", &i.to_string()])))
+        .map(|i| {
+            rank(make_and_verify(&[
+                "project",
+                s3,
+                "--dim",
+                "p",
+                "--index",
+                &i.to_string(),
+            ]))
+        })
         .min()
         .unwrap();
     let best = make_and_verify(&["project", s3, "--dim", "p", "--best"]);
     assert!(best.contains("3x3x7"), "{best}");
     assert!(rank(best) < by_index, "by index {by_index}");
     let out = flipgraph(&["project", s3, "--dim", "p", "--best", "--index", "1"]);
-    assert_eq!(out.status.code(), Some(2), "--best and --index together: {}", text(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "--best and --index together: {}",
+        text(&out)
+    );
 }
 
 #[test]
