@@ -7,6 +7,36 @@
 //! resumed from its folder. The [`schedule`] hands turns to free [lanes](mod@lanes)
 //! ([`Work`]), pass after pass; [`Standing`] says where each format stands, read from its
 //! folder.
+//!
+//! ```no_run
+//! use std::sync::atomic::AtomicBool;
+//! use std::time::{Duration, Instant};
+//!
+//! use flipgraph_search::campaign::{shapes, Campaign, Reporter, Sizes};
+//! use flipgraph_search::session::ended::Ended;
+//! use flipgraph_search::Error;
+//!
+//! /// Says each format's end in a line.
+//! struct Lines;
+//! impl Reporter for Lines {
+//!     fn ended(&self, ended: &Ended) -> bool {
+//!         println!("rank {} ({:?})", ended.best_rank, ended.best_file);
+//!         true
+//!     }
+//!     fn failure(&self, error: &Error) -> String {
+//!         error.to_string()
+//!     }
+//! }
+//!
+//! let campaign = Campaign {
+//!     time: Some(Duration::from_secs(60)),
+//!     ..Campaign::new(shapes(&[Sizes::All]), "runs/all".into())
+//! };
+//! for standing in campaign.run(&Lines, &AtomicBool::new(false), Instant::now())? {
+//!     println!("{}: {:?} (best known {:?})", standing.shape, standing.reached, standing.best_known);
+//! }
+//! # Ok::<(), Error>(())
+//! ```
 
 mod error;
 pub mod lanes;
@@ -84,6 +114,29 @@ pub struct Campaign {
 }
 
 impl Campaign {
+    /// A campaign of `sizes` into `out` with `flipgraph campaign`'s defaults: the default
+    /// recipe, no time limits, JSON result files, a checkpoint every 5 s, constructions taken,
+    /// one pass, one format a GPU (or the CPU's cores), no hunt.
+    pub fn new(sizes: Vec<Shape>, out: PathBuf) -> Campaign {
+        Campaign {
+            sizes,
+            recipe: Recipe::default(),
+            time: None,
+            stall: None,
+            out,
+            formats: vec![Format::PerminovJson],
+            checkpoint_every: Duration::from_secs(5),
+            json: false,
+            quiet: false,
+            constructions: true,
+            passes: 1,
+            hunt: false,
+            from: None,
+            jobs: None,
+            total: None,
+        }
+    }
+
     /// The ring its formats are searched over.
     pub fn ring(&self) -> Ring {
         self.recipe.walk.ring
