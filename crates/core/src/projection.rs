@@ -94,20 +94,31 @@ fn best_pair(s: &IntScheme, dim: Dim) -> (Line, Line, usize) {
         }
     }
     let removed = |v: Line, w: Line| lined.iter().filter(|&&(x, y)| x == Some(v) || y == Some(w)).count();
-    // The coordinates first, so that they win ties.
-    let units = (0..k).map(|i| 1 << i);
-    let vs: Vec<Line> = units.clone().chain(rows.keys().copied()).collect();
-    let ws: Vec<Line> = units.chain(columns.keys().copied()).collect();
-    let mut best = (1, 1, removed(1, 1));
-    for &v in &vs {
-        for &w in ws.iter().filter(|&&w| dot(v, w)) {
+    // The coordinate pairs (e_i, e_i) first, and only a strictly better pair after them: a tie
+    // keeps the plain drop of an index.
+    let mut best = (0..k)
+        .map(|i| (1 << i, 1 << i, removed(1 << i, 1 << i)))
+        .max_by_key(|&(v, _, r)| (r, core::cmp::Reverse(v)))
+        .expect("a dimension of at least one index");
+    for &v in rows.keys() {
+        for &w in columns.keys().filter(|&&w| dot(v, w)) {
             // Only pairs that can beat the best are counted in full.
-            if rows.get(&v).copied().unwrap_or(0) + columns.get(&w).copied().unwrap_or(0) > best.2 {
+            if rows[&v] + columns[&w] > best.2 {
                 let r = removed(v, w);
                 if r > best.2 {
                     best = (v, w, r);
                 }
             }
+        }
+    }
+    // A line met on one side only pairs with a coordinate on the other (any with `v . w = 1`:
+    // one the other side lines up on is paired above).
+    let lone_rows = rows.keys().map(|&v| (v, 1 << v.trailing_zeros()));
+    let lone_columns = columns.keys().map(|&w| (1 << w.trailing_zeros(), w));
+    for (v, w) in lone_rows.chain(lone_columns) {
+        let r = removed(v, w);
+        if r > best.2 {
+            best = (v, w, r);
         }
     }
     best
@@ -116,6 +127,7 @@ fn best_pair(s: &IntScheme, dim: Dim) -> (Line, Line, usize) {
 /// The columns of a change of basis of `k` entries whose last column is `v` and whose others
 /// span the vectors orthogonal to `w` (`v . w = 1`): the last row of its inverse is then `w`.
 fn basis(v: Line, w: Line, k: usize) -> Vec<Line> {
+    debug_assert!(dot(v, w), "a hyperplane pair has v . w = 1");
     let pivot = w.trailing_zeros();
     let mut columns: Vec<Line> = (0..k as u32)
         .filter(|&i| i != pivot)
@@ -209,7 +221,26 @@ pub fn best_projection(s: &IntScheme, dim: Dim) -> Result<IntScheme, ShapeError>
 
 #[cfg(test)]
 mod tests {
-    use super::{basis, dot, inverse};
+    use super::{basis, best_projection, dot, inverse};
+    use crate::algebra::{project, Dim};
+    use crate::scheme::{IntScheme, Scheme};
+    use crate::Shape;
+
+    #[test]
+    fn a_tie_keeps_the_plain_drop_of_an_index() {
+        // Every index of the naive scheme removes one slice, as any hyperplane at best does:
+        // the first index is dropped, no change of basis.
+        let naive = IntScheme::from_f2(&Scheme::naive(Shape::new(2, 3, 4).unwrap()));
+        for dim in [Dim::N, Dim::M, Dim::P] {
+            let sorted = |s: IntScheme| {
+                let mut t: alloc::vec::Vec<_> = s.terms.into_iter().map(|t| t.factors).collect();
+                t.sort();
+                t
+            };
+            let best = best_projection(&naive, dim).unwrap();
+            assert_eq!(sorted(best), sorted(project(&naive, dim, 0).unwrap()), "{dim}");
+        }
+    }
 
     #[test]
     fn the_basis_of_a_pair_inverts_to_w_in_its_last_row() {
