@@ -184,11 +184,10 @@ fn lowest_projection(s: &IntScheme, dim: Dim) -> Option<IntScheme> {
         .filter_map(|i| algebra::project(s, dim, i).ok())
         .min_by_key(IntScheme::rank)?;
     // Compared mod 2: a term of the index's projection with an even factor is none over F2.
-    let by_index_mod2 = by_index
-        .terms
-        .iter()
-        .filter(|t| t.factors.iter().all(|f| f.iter().any(|&x| x % 2 != 0)))
-        .count();
+    let by_index_mod2 = match by_index.mod2::<u128>() {
+        Ok(mut f2) => by_index.rank() - f2.remove_zero_terms(),
+        Err(_) => by_index.rank(),
+    };
     match projection::best_projection(s, dim) {
         Ok(f2) if f2.rank() < by_index_mod2 => Some(f2),
         _ => Some(by_index),

@@ -18,7 +18,8 @@ use alloc::vec::Vec;
 
 use crate::algebra::{self, Dim, AXES};
 use crate::scheme::{IntScheme, IntTerm};
-use crate::shape::ShapeError;
+use crate::shape::{Shape, ShapeError};
+use crate::term::Position;
 
 /// A vector along one dimension (at most 16 entries), bit `i` its entry `i` mod 2.
 type Line = u32;
@@ -28,25 +29,68 @@ fn dot(x: Line, y: Line) -> bool {
     (x & y).count_ones() % 2 == 1
 }
 
-/// Which factor has `dim` as its column axis (its rows are vectors along `dim`) and which as
-/// its row axis (its columns are).
-fn sides(dim: Dim) -> (usize, usize) {
-    let rows_along = (0..3)
-        .find(|&k| AXES[k].1 == dim)
-        .expect("every dimension is a column axis");
-    let columns_along = (0..3)
-        .find(|&k| AXES[k].0 == dim)
-        .expect("every dimension is a row axis");
-    (rows_along, columns_along)
+/// A factor that carries the dimension projected: its position, its size, and whether its rows
+/// (else its columns) are the vectors along that dimension.
+#[derive(Clone, Copy)]
+struct Side {
+    k: usize,
+    rows: usize,
+    cols: usize,
+    along_rows: bool,
 }
 
-/// The vectors along `dim` that make up factor `k` of `t` (of a scheme of `shape`): its rows
-/// when `dim` is its column axis, else its columns; mod 2.
-fn lines(t: &IntTerm, k: usize, rows: usize, cols: usize, along_rows: bool) -> Vec<Line> {
-    let bit = |r: usize, c: usize| Line::from(t.factors[k][r * cols + c].rem_euclid(2) == 1);
-    match along_rows {
-        true => (0..rows).map(|r| (0..cols).map(|c| bit(r, c) << c).sum()).collect(),
-        false => (0..cols).map(|c| (0..rows).map(|r| bit(r, c) << r).sum()).collect(),
+impl Side {
+    /// The factor with `dim` as its column axis (its rows lie along `dim`) and the one with it
+    /// as its row axis (its columns do).
+    fn of(shape: Shape, dim: Dim) -> [Side; 2] {
+        [true, false].map(|along_rows| {
+            let k = (0..3)
+                .find(|&k| if along_rows { AXES[k].1 == dim } else { AXES[k].0 == dim })
+                .expect("every dimension is a row axis and a column axis");
+            let (rows, cols) = shape.factor_dims(Position::from_index(k));
+            Side {
+                k,
+                rows,
+                cols,
+                along_rows,
+            }
+        })
+    }
+
+    /// Where entry `j` of line `i` is in the factor.
+    fn at(self, i: usize, j: usize) -> usize {
+        match self.along_rows {
+            true => i * self.cols + j,
+            false => j * self.cols + i,
+        }
+    }
+
+    /// (Lines, entries of a line).
+    fn extent(self) -> (usize, usize) {
+        match self.along_rows {
+            true => (self.rows, self.cols),
+            false => (self.cols, self.rows),
+        }
+    }
+
+    /// The lines of this side's factor of `t`, mod 2.
+    fn lines(self, t: &IntTerm) -> Vec<Line> {
+        let (count, len) = self.extent();
+        let factor = &t.factors[self.k];
+        (0..count)
+            .map(|i| {
+                (0..len)
+                    .map(|j| Line::from(factor[self.at(i, j)].rem_euclid(2) == 1) << j)
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Sets line `i` of `factor` (of this side) to `line`.
+    fn set(self, factor: &mut [i64], i: usize, line: Line) {
+        for j in 0..self.extent().1 {
+            factor[self.at(i, j)] = i64::from(line >> j & 1);
+        }
     }
 }
 
@@ -61,21 +105,11 @@ fn single(lines: &[Line]) -> Option<Line> {
 /// For each term of `s`, the vector along `dim` its row-side factor lies on and the one its
 /// column-side factor lies on (see [`single`]).
 fn lined_up(s: &IntScheme, dim: Dim) -> Vec<(Option<Line>, Option<Line>)> {
-    let (x, y) = sides(dim);
-    let (xd, yd) = (s.shape.factor_dims(pos(x)), s.shape.factor_dims(pos(y)));
+    let [x, y] = Side::of(s.shape, dim);
     s.terms
         .iter()
-        .map(|t| {
-            (
-                single(&lines(t, x, xd.0, xd.1, true)),
-                single(&lines(t, y, yd.0, yd.1, false)),
-            )
-        })
+        .map(|t| (single(&x.lines(t)), single(&y.lines(t))))
         .collect()
-}
-
-fn pos(k: usize) -> crate::term::Position {
-    crate::term::Position::from_index(k)
 }
 
 /// The pair `(v, w)` with `v . w = 1` that removes the most terms of `s` along `dim` (a
@@ -163,7 +197,8 @@ fn inverse(columns: &[Line]) -> Option<Vec<Line>> {
     Some(rows.into_iter().map(|(_, inv)| inv).collect())
 }
 
-/// `x` mapped by the matrix whose rows are `rows`: bit `i` is `rows[i] . x`.
+/// `x` mapped by the matrix whose rows are `rows`: bit `i` is `rows[i] . x` (the columns of
+/// `M` as rows give `M^T x`).
 fn apply(rows: &[Line], x: Line) -> Line {
     rows.iter().enumerate().map(|(i, &r)| Line::from(dot(r, x)) << i).sum()
 }
@@ -178,7 +213,8 @@ pub fn change_basis(s: &IntScheme, dim: Dim, columns: &[Line]) -> Option<IntSche
         return None;
     }
     let inverse = inverse(columns)?;
-    let (x, y) = sides(dim);
+    let [x, y] = Side::of(s.shape, dim);
+    let maps = [(x, inverse.as_slice()), (y, columns)];
     let terms = s
         .terms
         .iter()
@@ -187,18 +223,9 @@ pub fn change_basis(s: &IntScheme, dim: Dim, columns: &[Line]) -> Option<IntSche
                 .factors
                 .clone()
                 .map(|f| f.into_iter().map(|e| e.rem_euclid(2)).collect::<Vec<_>>());
-            let (rows, cols) = s.shape.factor_dims(pos(x));
-            for (r, line) in lines(t, x, rows, cols, true).into_iter().enumerate() {
-                let image = apply(&inverse, line);
-                for c in 0..cols {
-                    factors[x][r * cols + c] = i64::from(image >> c & 1);
-                }
-            }
-            let (rows, cols) = s.shape.factor_dims(pos(y));
-            for (c, line) in lines(t, y, rows, cols, false).into_iter().enumerate() {
-                let image = apply(columns, line);
-                for r in 0..rows {
-                    factors[y][r * cols + c] = i64::from(image >> r & 1);
+            for (side, matrix) in maps {
+                for (i, line) in side.lines(t).into_iter().enumerate() {
+                    side.set(&mut factors[side.k], i, apply(matrix, line));
                 }
             }
             IntTerm { factors }
