@@ -11,10 +11,15 @@
 //! exist (it is refused, never wrapped). No allocation below [`TernaryScheme`], so the moves can
 //! go to a kernel as the F2 moves do.
 
+#[cfg(feature = "alloc")]
+mod cyclic;
 mod moves;
 #[cfg(feature = "alloc")]
 mod scheme;
 
+#[cfg(feature = "alloc")]
+#[cfg(feature = "alloc")]
+pub use cyclic::CyclicOrbits;
 pub use moves::{flip, merge, plus};
 #[cfg(feature = "alloc")]
 pub use scheme::{TernaryError, TernaryScheme};
@@ -224,6 +229,25 @@ impl TernaryTerm {
         let mut factors = self.factors;
         factors[pos.index()] = value;
         TernaryTerm::signed(factors, self.negative)
+    }
+
+    /// `sigma^k` of the term (square shapes, [`crate::symmetry`]): factor `k` (0, 1 or 2, taken
+    /// mod 3) first, then the next two, cyclically; the sign unchanged. Its normal factors stay
+    /// normal, so this is the term of the rotated tensor.
+    #[inline(always)]
+    pub const fn rotated(&self, k: usize) -> TernaryTerm {
+        let f = self.factors;
+        TernaryTerm {
+            factors: [f[k % 3], f[(k + 1) % 3], f[(k + 2) % 3]],
+            negative: self.negative,
+        }
+    }
+
+    /// True for a cube `±X (x) X (x) X`: the terms the rotation fixes.
+    #[inline(always)]
+    pub const fn is_cube(&self) -> bool {
+        let [a, b, c] = self.factors;
+        a.nonzero == b.nonzero && b.nonzero == c.nonzero && a.negative == b.negative && b.negative == c.negative
     }
 
     /// The term's coefficient at `(u, v, w)`: entry `u` of A times `v` of B times `w` of C.

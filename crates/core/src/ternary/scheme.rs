@@ -29,6 +29,22 @@ pub enum TernaryError {
         /// The coefficient.
         value: i64,
     },
+    /// A walk or start that needs a square shape (the rotation) was given another.
+    NotSquare {
+        /// The format.
+        shape: Shape,
+    },
+    /// A term whose rotations are not all in the scheme: the scheme is not invariant under the
+    /// cyclic rotation.
+    NotInvariant {
+        /// The term (0-based).
+        term: usize,
+    },
+    /// A fixed cube that is not a factor of the format.
+    Cube {
+        /// The cube (0-based, in the order given).
+        cube: usize,
+    },
 }
 
 impl fmt::Display for TernaryError {
@@ -49,6 +65,15 @@ impl fmt::Display for TernaryError {
                 term + 1,
                 position.letter()
             ),
+            TernaryError::NotSquare { shape } => {
+                write!(f, "{shape} is not square: the cyclic rotation acts on square formats only")
+            }
+            TernaryError::NotInvariant { term } => write!(
+                f,
+                "term {} has a rotation that is not in the scheme: the scheme is not invariant under the cyclic rotation (c3)",
+                term + 1
+            ),
+            TernaryError::Cube { cube } => write!(f, "cube {} has entries outside its matrix", cube + 1),
         }
     }
 }

@@ -31,7 +31,7 @@ use crate::term::FactorBits;
 pub(crate) use bases::{three_are_dependent, Bases};
 pub use plain::Walker;
 pub use symmetric::SymmetricWalker;
-pub use ternary::TernaryWalker;
+pub use ternary::{TernaryC3Walker, TernaryWalker};
 
 pub use crate::counters::Counters;
 

@@ -6,8 +6,10 @@
 //! that sign would make a coefficient ±2 it tries the other, and where both would, the step is
 //! a rejected move (counted as a step, not a vertex). A flip of two terms that share two
 //! factors is a merge, and with [`Reductions::Scan`] the groups a flip changes are checked for
-//! merges at once. Not here yet: generalized flips (their elimination is over F2), symmetric
-//! walks and 128-entry factors.
+//! merges at once. Not here yet: generalized flips (their elimination is over F2) and 128-entry
+//! factors. The walk on schemes invariant under the cyclic rotation is [`TernaryC3Walker`].
+
+mod cyclic;
 
 use alloc::vec::Vec;
 
@@ -20,6 +22,8 @@ use crate::shape::Shape;
 use crate::sparsity;
 use crate::term::Position;
 use crate::ternary::{flip, merge, plus, TernaryScheme, TernaryTerm, Trits};
+
+pub use cyclic::TernaryC3Walker;
 
 /// The index entry of factor `pos` of term slot `t`.
 #[inline(always)]

@@ -70,3 +70,69 @@ fn merges_of_terms_that_share_two_factors_are_taken_when_the_walker_starts() {
     assert_eq!(w.rank(), 8);
     assert_eq!(w.scheme().verify(), Ok(()));
 }
+
+mod cyclic {
+    use super::super::TernaryC3Walker;
+    use crate::shape::Shape;
+    use crate::ternary::{CyclicOrbits, TernaryScheme, Trits};
+    use crate::walk::{Plateau, WalkConfig};
+
+    /// Moosbauer and Poole's 5x5x5 cubes: 10001, 01010, 00100.
+    fn cubes_5() -> [Trits; 3] {
+        let diagonal = |d: &[usize]| d.iter().fold(Trits::ZERO, |x, &i| x.with(6 * i, 1).unwrap());
+        [diagonal(&[0, 4]), diagonal(&[1, 3]), diagonal(&[2])]
+    }
+
+    #[test]
+    fn every_scheme_of_a_c3_walk_is_valid_over_z_invariant_and_keeps_its_cubes() {
+        let starts = [
+            TernaryScheme::naive(Shape::square(3).unwrap()).unwrap(),
+            TernaryScheme::naive(Shape::square(4).unwrap()).unwrap(),
+            TernaryScheme::with_cubes(Shape::square(5).unwrap(), &cubes_5()).unwrap(),
+        ];
+        for (i, start) in starts.iter().enumerate() {
+            let shape = start.shape();
+            let cubes = CyclicOrbits::of(start).unwrap().fixed;
+            let config = WalkConfig {
+                plateau: Plateau::Fixed(200),
+                max_rank: start.rank() + 6,
+                ..WalkConfig::default()
+            };
+            let mut w = TernaryC3Walker::new(start, config, 7 + i as u64).unwrap();
+            for _ in 0..30 {
+                w.walk(400, 0);
+                w.check_invariants();
+                let scheme = w.scheme();
+                assert_eq!(scheme.verify(), Ok(()), "{shape}");
+                assert_eq!(scheme.rank(), w.rank());
+                let orbits = CyclicOrbits::of(&scheme).expect("invariant");
+                assert_eq!(orbits.fixed, cubes, "{shape}: the cubes are frozen");
+                assert_eq!((w.rank() - cubes.len()) % 3, 0);
+            }
+            assert_eq!(w.best().verify(), Ok(()), "{shape}");
+            assert!(w.best_rank() <= w.rank(), "{shape}");
+            let c = w.counters();
+            assert!(c.flips > 1000 && c.plus > 0 && c.reductions > 0, "{shape}: {c:?}");
+            assert_eq!(c.vertices, c.flips + c.plus, "{shape}");
+        }
+    }
+
+    #[test]
+    fn a_c3_walk_of_the_naive_3x3x3_reaches_rank_24_over_z() {
+        let start = TernaryScheme::naive(Shape::square(3).unwrap()).unwrap();
+        let found = (1..=8).find_map(|seed| {
+            let mut w = TernaryC3Walker::new(&start, WalkConfig::default(), seed).unwrap();
+            w.walk(2_000_000, 24);
+            (w.best_rank() == 24).then(|| w.best())
+        });
+        let best = found.expect("rank 24 within 8 seeds");
+        assert_eq!(best.verify(), Ok(()));
+        assert!(CyclicOrbits::of(&best).is_ok());
+    }
+
+    #[test]
+    fn a_scheme_that_is_not_invariant_is_refused() {
+        let shape = Shape::new(2, 2, 3).unwrap();
+        assert!(TernaryC3Walker::new(&TernaryScheme::naive(shape).unwrap(), WalkConfig::default(), 1).is_err());
+    }
+}
