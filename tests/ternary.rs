@@ -9,7 +9,7 @@ mod common;
 
 use common::{bin, data, logged_events, output_within, rungs_of, text};
 use flipgraph_core::formats::{read_path, write, Format, Ring};
-use flipgraph_core::ternary::TernaryScheme;
+use flipgraph_core::ternary::{CyclicOrbits, TernaryScheme};
 use flipgraph_core::Shape;
 
 /// Every result file of `dir`, read as a ternary scheme and verified over Z; their ranks.
@@ -51,6 +51,30 @@ fn a_ternary_search_of_3x3x3_reaches_23_on_the_cpu_and_every_file_is_valid_over_
     assert!(events
         .lines()
         .any(|l| l.contains("\"event\":\"end\"") && l.contains("\"stop\":\"target\"")));
+}
+
+#[test]
+fn a_c3_ternary_search_from_one_cube_reaches_4x4x4_rank_49_and_every_file_is_invariant() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    // One thread: the walk is the same on every machine (0.6 s here).
+    let args = ["--size", "4", "--symmetry", "c3", "--cubes", "1111", "--threads", "1"];
+    let done = zt_search(
+        &[&args[..], &["--seed", "1", "--target-rank", "49", "--time", "120s"]].concat(),
+        &out,
+    );
+    assert!(done.status.success(), "{}", text(&done));
+    let ranks = ternary_results(&out);
+    assert_eq!(ranks.first(), Some(&49), "ranks written: {ranks:?}\n{}", text(&done));
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let scheme = TernaryScheme::from_int(&read_path(&path).unwrap().scheme).unwrap();
+            let orbits = CyclicOrbits::of(&scheme).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            // One cube, frozen: every rank is 1 mod 3.
+            assert_eq!(orbits.fixed.len(), 1, "{}", path.display());
+        }
+    }
 }
 
 #[test]
@@ -136,9 +160,17 @@ fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let f2_only = data("4x4x4-r47-flipgraph.json");
     let ternary = data("2x4x4-r26-perminov-ternary.json");
-    let cases: [(&[&str], &str); 4] = [
+    let not_invariant = data("3x3x3-r23-perminov-additions58.json");
+    let cases: [(&[&str], &str); 8] = [
         (&["--size", "3", "--formats", "seed"], "the seed format"),
-        (&["--size", "3", "--symmetry", "c3"], "symmetric walks"),
+        (&["--size", "3", "--symmetry", "c6"], "groups z2 and c6"),
+        (&["--size", "3", "--symmetry", "c3", "--backend", "gpu"], "on the GPU"),
+        (&["--size", "3", "--cubes", "111"], "cubes without --symmetry c3"),
+        (&["--size", "4", "--symmetry", "c3", "--cubes", "111"], "pattern"),
+        (
+            &["--from", not_invariant.to_str().unwrap(), "--symmetry", "c3"],
+            "additions58.json: term 1 has a rotation that is not in the scheme",
+        ),
         (
             &["--from", ternary.to_str().unwrap(), "--ladder", "on"],
             "climbs from the naive scheme",

@@ -107,7 +107,7 @@ fn search(error: &SearchError) -> String {
             format!("--seed {given} contradicts the search in {checkpoint} (seed {seed}); leave --seed out to resume")
         }
         SearchError::NotOverZt { what } => {
-            format!("--ring zt: {what} is not built yet; a ternary search walks plain schemes on one GPU or the CPU, from --size or --from files")
+            format!("--ring zt: {what} is not built yet; a ternary search walks plain schemes on one GPU or the CPU (c3-invariant ones on the CPU), from --size, --cubes or --from files")
         }
         SearchError::ResumedElsewhere { out, dir } => {
             format!("--out {out} and --resume {dir} name different folders; a resumed search writes where it was")

@@ -20,7 +20,7 @@ pub enum SearchError {
     #[error("a ladder climbs from the naive scheme; a search from given schemes, of invariant schemes or from fixed cubes has its own start")]
     LadderOnGivenStart,
     /// A choice a ternary search does not take yet.
-    #[error("over ZT (--ring zt), {what} is not built yet: a ternary search walks plain schemes on one GPU or the CPU's threads, from the naive scheme (climbing a ladder as over F2) or given files")]
+    #[error("over ZT (--ring zt), {what} is not built yet: a ternary search walks plain schemes on one GPU or the CPU's threads, or c3-invariant ones on the CPU, from the naive scheme (climbing a ladder as over F2), fixed cubes or given files")]
     NotOverZt {
         /// The choice.
         what: &'static str,

@@ -360,14 +360,25 @@ impl Recipe {
             return Ok(Scheme::try_naive(shape)?);
         }
         WidthError::check::<u64>(shape).map_err(|e| RecipeError::CubesTooWide(e.to_string()))?;
+        let cubes = self.cube_factors(shape)?;
+        // Invariant by construction; the search verifies it as it does every start.
+        Ok(SymmetricScheme::naive(shape)?
+            .with_cubes(&cubes)?
+            .to_scheme()
+            .to_width()?)
+    }
+
+    /// The fixed cubes of a cube search of `shape` as factors, checked: each a diagonal pattern
+    /// of the shape's size, disjoint, the shape square and the group rotating.
+    pub fn cube_factors(&self, shape: Shape) -> Result<Vec<Factor>, RecipeError> {
         if let Some(bad) = self.symmetric.cubes.iter().find_map(|c| check_cube(c).err()) {
-            return Err(RecipeError::BadCube(bad).into());
+            return Err(RecipeError::BadCube(bad));
         }
         if !self.group().rotates() {
-            return Err(RecipeError::CubesWithoutRotation.into());
+            return Err(RecipeError::CubesWithoutRotation);
         }
         if !shape.is_square() {
-            return Err(RecipeError::CubesNotSquare(shape).into());
+            return Err(RecipeError::CubesNotSquare(shape));
         }
         let cubes = self
             .symmetric
@@ -380,15 +391,10 @@ impl Recipe {
                 return Err(RecipeError::CubesOverlap(
                     self.symmetric.cubes[j].clone(),
                     self.symmetric.cubes[i].clone(),
-                )
-                .into());
+                ));
             }
         }
-        // Invariant by construction; the search verifies it as it does every start.
-        Ok(SymmetricScheme::naive(shape)?
-            .with_cubes(&cubes)?
-            .to_scheme()
-            .to_width()?)
+        Ok(cubes)
     }
 
     /// Takes the preset of `shape` ([`Preset::of`]) where the recipe allows presets and sets

@@ -1,5 +1,6 @@
-//! The ternary search's CPU walk: core's [`TernaryWalker`]s, a few to a thread, each round of
-//! [`ROUND_STEPS`] steps offering their bests to the shared pool.
+//! The ternary search's CPU walk: core's [`TernaryWalker`]s (or, keeping the cyclic rotation,
+//! [`TernaryC3Walker`]s), a few to a thread, each round of [`ROUND_STEPS`] steps offering
+//! their bests to the shared pool.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -7,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use flipgraph_core::rng::WyRand;
 use flipgraph_core::ternary::TernaryScheme;
-use flipgraph_core::walk::{Counters, TernaryWalker, WalkConfig};
+use flipgraph_core::walk::{Counters, TernaryC3Walker, TernaryWalker, WalkConfig};
 
 use super::{Plan, Shared};
 use crate::driver::Stop;
@@ -20,9 +21,51 @@ const GATHER_WAIT: Duration = Duration::from_millis(20);
 /// Steps a walker takes between its looks at the pool (about 30 ms on one core).
 pub(super) const ROUND_STEPS: u64 = 100_000;
 
+/// A walk of either kind: plain, or of C3-invariant schemes.
+enum Walk {
+    Plain(TernaryWalker),
+    C3(TernaryC3Walker),
+}
+
+/// Runs `$body` on the walk, whichever its kind.
+macro_rules! on_walk {
+    ($self:expr, $w:ident => $body:expr) => {
+        match $self {
+            Walk::Plain($w) => $body,
+            Walk::C3($w) => $body,
+        }
+    };
+}
+
+impl Walk {
+    fn walk(&mut self, steps: u64, target: usize) -> u64 {
+        on_walk!(self, w => w.walk(steps, target))
+    }
+
+    fn rank(&self) -> usize {
+        on_walk!(self, w => w.rank())
+    }
+
+    fn best_rank(&self) -> usize {
+        on_walk!(self, w => w.best_rank())
+    }
+
+    fn best(&self) -> TernaryScheme {
+        on_walk!(self, w => w.best())
+    }
+
+    fn counters(&self) -> Counters {
+        on_walk!(self, w => w.counters())
+    }
+
+    fn plateau_limit(&self) -> u64 {
+        on_walk!(self, w => w.plateau_limit())
+    }
+}
+
 /// One walker of a thread: the walk, and its best rank and steps when it last improved.
 struct Walker {
-    walk: TernaryWalker,
+    walk: Walk,
     best: usize,
     steps_at_best: u64,
     counted: Counters,
@@ -95,14 +138,19 @@ impl Plan {
         }
     }
 
-    /// A walker on a random scheme of `pool`, with plus moves up to [`PLUS_SLACK`] above it.
+    /// A walker on a random scheme of `pool`, with plus moves up to the plan's cap or
+    /// [`PLUS_SLACK`] above it.
     fn load(&self, pool: &[TernaryScheme], rng: &mut WyRand) -> Walker {
         let start = &pool[rng.below(pool.len())];
         let config = WalkConfig {
-            max_rank: start.rank() + PLUS_SLACK,
+            max_rank: self.plus_cap.unwrap_or(start.rank() + PLUS_SLACK),
             ..self.config
         };
-        let walk = TernaryWalker::new(start, config, rng.bits());
+        let walk = match self.c3 {
+            // The starts were checked invariant, and the walks keep it.
+            true => Walk::C3(TernaryC3Walker::new(start, config, rng.bits()).expect("an invariant scheme in the pool")),
+            false => Walk::Plain(TernaryWalker::new(start, config, rng.bits())),
+        };
         Walker {
             best: walk.best_rank(),
             walk,

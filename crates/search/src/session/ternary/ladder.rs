@@ -70,7 +70,8 @@ impl Search {
         if !self.from.is_empty() && ladder == Ladder::On {
             return Err(SearchError::LadderOnGivenStart.into());
         }
-        let naive = self.from.is_empty() && lowest == shape.naive_rank();
+        // The rungs are not square: a c3 walk starts at its shape.
+        let naive = self.from.is_empty() && lowest == shape.naive_rank() && !self.c3_over_zt();
         let climbs = naive && ladder.climbs_to_foot(shape, ZT_FOOT, || on_gpu);
         if ladder == Ladder::On && !climbs {
             tracing::info!("a ladder asked for: this search does not climb (a resumed search climbed already, or the shape is at the foot)");

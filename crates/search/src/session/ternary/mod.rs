@@ -7,7 +7,10 @@
 //! starts from its lowest-rank scheme files and goes on writing there. The files are its state
 //! (no checkpoint: its time and counters start afresh).
 //! A search from the naive scheme climbs a ladder where the F2 search would ([`ladder`]).
-//! What it is not yet: several GPUs, islands, symmetric walks and generalized flips.
+//! With `--symmetry c3` it walks schemes invariant under the cyclic rotation on the CPU
+//! (core's `TernaryC3Walker`), from the naive scheme, fixed cubes or given invariant files.
+//! What it is not yet: several GPUs, islands, symmetric walks on a GPU or of the groups z2
+//! and c6, and generalized flips.
 //! [`Search::run`] refuses those choices over ZT rather than ignore them.
 
 mod cpu;
@@ -21,8 +24,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use flipgraph_core::formats::{Format, Ring as FileRing};
+use flipgraph_core::group::Group;
 use flipgraph_core::known::best_known_zt_rank;
-use flipgraph_core::ternary::TernaryScheme;
+use flipgraph_core::ternary::{CyclicOrbits, TernaryScheme, Trits};
 use flipgraph_core::walk::{Counters, Plateau, Reductions, WalkConfig};
 use flipgraph_core::Shape;
 use serde_json::json;
@@ -37,6 +41,7 @@ use crate::engine::gpu::{usable, GpuTuning};
 use crate::engine::{cores, Backend};
 use crate::islands::Place;
 use crate::output::{self, Output};
+use crate::session::recipe::{CUBE_PATIENCE, CUBE_PLATEAU};
 
 /// The floor of the walkers' adaptive plateaus. Ternary reductions are rarer than F2 ones (a
 /// flip that would make a coefficient ±2 is no move): on 3x4x5, 2 threads, 20-30 s, seeds 1-2,
@@ -168,6 +173,11 @@ struct Plan {
     gpu_tuning: GpuTuning,
     /// The rank of the starts (sizes the GPU's walkers).
     start_rank: usize,
+    /// Whether the walk keeps the cyclic rotation (c3: on the CPU).
+    c3: bool,
+    /// The rank at which plus moves stop, where set (`--plus-cap`, or a cube search's start
+    /// rank); else a CPU walker's start rank and [`crate::engine::PLUS_SLACK`].
+    plus_cap: Option<usize>,
     seed: u64,
     patience: u64,
     /// Percent of the walkers behind a new best that restart from it.
@@ -182,15 +192,14 @@ impl Search {
         let mut paths = self.from.clone();
         paths.extend(self.resume.clone());
         let starts = match paths.is_empty() {
-            true => {
-                let shape = self.shape.ok_or(SearchError::NoStart)?;
-                vec![(
-                    "the naive scheme".to_owned(),
-                    TernaryScheme::naive(shape).map_err(|e| anyhow::anyhow!("{e}"))?,
-                )]
-            }
+            true => vec![self.naive_ternary_start(self.shape.ok_or(SearchError::NoStart)?)?],
             false => read_ternary_starts(&paths)?,
         };
+        if self.c3_over_zt() {
+            for (name, s) in &starts {
+                CyclicOrbits::of(s).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            }
+        }
         let shape = starts[0].1.shape();
         if let Some((name, s)) = starts.iter().find(|(_, s)| s.shape() != shape) {
             anyhow::bail!(
@@ -345,14 +354,51 @@ impl Search {
         Ok(())
     }
 
+    /// Whether this search over ZT walks C3-invariant schemes.
+    fn c3_over_zt(&self) -> bool {
+        self.recipe.group() == Group::C3
+    }
+
+    /// The start of a search of `shape` given no files: the naive scheme, or with `--cubes`
+    /// the naive scheme with those fixed cubes, over Z.
+    fn naive_ternary_start(&self, shape: Shape) -> Result<(String, TernaryScheme)> {
+        let zt = |e: flipgraph_core::ternary::TernaryError| anyhow::anyhow!("{shape}: {e}");
+        if !self.recipe.cube_search() {
+            return Ok(("the naive scheme".to_owned(), TernaryScheme::naive(shape).map_err(zt)?));
+        }
+        let cubes: Vec<Trits> = self
+            .recipe
+            .cube_factors(shape)?
+            .into_iter()
+            .map(|nonzero| Trits { nonzero, negative: 0 })
+            .collect();
+        let start = TernaryScheme::with_cubes(shape, &cubes).map_err(zt)?;
+        Ok((
+            format!(
+                "the naive scheme with the cubes {}",
+                self.recipe.symmetric.cubes.join(",")
+            ),
+            start,
+        ))
+    }
+
     /// The choices a ZT search does not take yet, refused by name.
     fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
         let recipe = &self.recipe;
+        let group = recipe.group();
         let unsupported = [
             (place.is_some_and(|p| p.island.size() > 1), "islands"),
             (
-                recipe.symmetric.symmetry.is_some() || !recipe.symmetric.cubes.is_empty(),
-                "symmetric walks and cubes",
+                matches!(group, Group::Z2 | Group::C6),
+                "a symmetric walk of the groups z2 and c6 (c3 walks on the CPU)",
+            ),
+            (
+                group == Group::C3 && recipe.backend == Backend::Gpu,
+                "a symmetric walk on the GPU (c3 over ZT walks on the CPU: --backend cpu)",
+            ),
+            (
+                !recipe.symmetric.cubes.is_empty() && group != Group::C3,
+                "a start from cubes without --symmetry c3",
             ),
             (
                 self.formats.contains(&Format::Seed),
@@ -371,6 +417,10 @@ impl Search {
         // record too: its reduction mod 2 is an F2 scheme of its rank).
         let best_known = self.best_known.or(best_known_zt_rank(shape));
         let walk = &self.recipe.walk;
+        let (c3, cubes) = (self.c3_over_zt(), self.recipe.cube_search());
+        if c3 && self.recipe.backend == Backend::Auto && usable() {
+            tracing::info!("c3 over ZT walks on the CPU's threads (the GPU's ternary walk is plain)");
+        }
         Plan {
             shape,
             target: self
@@ -383,6 +433,7 @@ impl Search {
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
             device: match self.recipe.backend {
                 Backend::Cpu => None,
+                _ if c3 => None,
                 Backend::Gpu => Some(self.recipe.gpu.unwrap_or(0)),
                 Backend::Auto => usable().then(|| self.recipe.gpu.unwrap_or(0)),
             },
@@ -391,13 +442,22 @@ impl Search {
             round_steps: self.recipe.walk.round_steps,
             gpu_tuning: self.recipe.gpu_tuning,
             start_rank,
+            c3,
+            plus_cap: walk.plus_cap.or(cubes.then_some(start_rank)),
             seed: self.recipe.seed(),
-            patience: self.recipe.schedule.patience.unwrap_or(PATIENCE),
+            // A cube search takes Moosbauer and Poole's settings, as over F2.
+            patience: self
+                .recipe
+                .schedule
+                .patience
+                .unwrap_or(if cubes { CUBE_PATIENCE } else { PATIENCE }),
             follow: self.recipe.schedule.follow.unwrap_or(ZT_FOLLOW).min(100),
             config: WalkConfig {
-                plateau: walk
-                    .plateau
-                    .map_or(Plateau::Adaptive { floor: PLATEAU_FLOOR }, Plateau::Fixed),
+                plateau: match (walk.plateau, cubes) {
+                    (Some(steps), _) => Plateau::Fixed(steps),
+                    (None, true) => Plateau::Fixed(CUBE_PLATEAU),
+                    (None, false) => Plateau::Adaptive { floor: PLATEAU_FLOOR },
+                },
                 generalized: false,
                 max_rank: usize::MAX,
                 sparsity: walk
