@@ -54,16 +54,26 @@ fn a_ternary_search_of_3x3x3_reaches_23_on_the_cpu_and_every_file_is_valid_over_
 }
 
 #[test]
-fn a_c3_ternary_search_from_one_cube_reaches_4x4x4_rank_49_and_every_file_is_invariant() {
+fn a_ternary_search_of_4x4x4_takes_c3_from_one_cube_to_49_and_every_file_is_invariant() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    // One thread: the walk is the same on every machine (0.6 s here).
-    let args = ["--size", "4", "--symmetry", "c3", "--cubes", "1111", "--threads", "1"];
-    let done = zt_search(
-        &[&args[..], &["--seed", "1", "--target-rank", "49", "--time", "120s"]].concat(),
-        &out,
-    );
+    // The preset (no --symmetry given); one thread: the walk is the same on every machine
+    // (0.6 s here).
+    let args = [
+        "--size",
+        "4",
+        "--threads",
+        "1",
+        "--seed",
+        "1",
+        "--target-rank",
+        "49",
+        "--time",
+        "120s",
+    ];
+    let done = zt_search(&args, &out);
     assert!(done.status.success(), "{}", text(&done));
+    assert!(text(&done).contains("c3 from the cubes 1111"), "{}", text(&done));
     let ranks = ternary_results(&out);
     assert_eq!(ranks.first(), Some(&49), "ranks written: {ranks:?}\n{}", text(&done));
     for entry in std::fs::read_dir(&out).unwrap() {
@@ -75,6 +85,27 @@ fn a_c3_ternary_search_from_one_cube_reaches_4x4x4_rank_49_and_every_file_is_inv
             assert_eq!(orbits.fixed.len(), 1, "{}", path.display());
         }
     }
+}
+
+#[test]
+fn a_c3_ternary_search_from_two_cubes_reaches_3x3x3_rank_23() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let args = [
+        "--size",
+        "3",
+        "--symmetry",
+        "c3",
+        "--cubes",
+        "110,001",
+        "--threads",
+        "1",
+    ];
+    let done = zt_search(&[&args[..], &["--target-rank", "23", "--time", "120s"]].concat(), &out);
+    assert!(done.status.success(), "{}", text(&done));
+    assert_eq!(ternary_results(&out).first(), Some(&23), "{}", text(&done));
+    // Two cubes: the start is 27 - 2 + 2 + 6 = 33 terms, and every rank 2 mod 3.
+    assert!(ternary_results(&out).iter().all(|r| r % 3 == 2), "{}", text(&done));
 }
 
 #[test]

@@ -51,13 +51,38 @@ const PRESETS: [(usize, Preset); 2] = [
     ),
 ];
 
+/// The presets over ZT (`--ring zt`), walked on the CPU (the GPU's ternary walk is plain).
+/// 4x4x4 from the identity's cube: rank 49 (the best known over Z) in a median of 0.50 s on 12
+/// cores of an H200 host and 2.7 s on 2, 5 of 5 seeds each, where the plain ternary walk
+/// reached it in 4 of 9 runs of 40 s on the H200 itself and TFG on 16 cores not in 130 s
+/// (BENCHMARKS.md, Ternary (ZT)). Other cube patterns stopped at 50-54 in 30 s.
+const ZT_PRESETS: [(usize, Preset); 1] = [(
+    4,
+    Preset {
+        on_cpu: true,
+        symmetry: Group::C3,
+        cubes: &["1111"],
+        plus_cap: None,
+        quiet_spell: Duration::ZERO,
+    },
+)];
+
 impl Preset {
     /// The preset of `shape`, if one was measured.
     pub fn of(shape: Shape) -> Option<Preset> {
-        PRESETS
-            .into_iter()
-            .find(|&(n, _)| shape.is_square() && shape.n() == n)
-            .map(|(_, preset)| preset)
+        Self::find(&PRESETS, shape)
+    }
+
+    /// The preset of `shape` over ZT, if one was measured.
+    pub fn over_zt(shape: Shape) -> Option<Preset> {
+        Self::find(&ZT_PRESETS, shape)
+    }
+
+    fn find(presets: &[(usize, Preset)], shape: Shape) -> Option<Preset> {
+        presets
+            .iter()
+            .find(|&&(n, _)| shape.is_square() && shape.n() == n)
+            .map(|&(_, preset)| preset)
     }
 
     /// What it walks, in words: "c6 from the cubes 110000,001100,000011, plus moves up to rank

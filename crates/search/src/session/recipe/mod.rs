@@ -397,7 +397,8 @@ impl Recipe {
         Ok(cubes)
     }
 
-    /// Takes the preset of `shape` ([`Preset::of`]) where the recipe allows presets and sets
+    /// Takes the preset of `shape` ([`Preset::of`]; over ZT [`Preset::over_zt`], never on a GPU
+    /// asked for by name) where the recipe allows presets and sets
     /// none of its choices (nor a plus-move limit); `on_gpu` says whether the engine walks on a
     /// GPU, where the presets were measured (asked only of a preset not measured on the CPU).
     /// Returns the preset taken.
@@ -407,7 +408,11 @@ impl Recipe {
             && self.walk.plus_slack.is_none()
             && self.walk.plus_cap.is_none()
             && self.schedule.presets;
-        let preset = Preset::of(shape).filter(|p| untouched && (p.on_cpu || on_gpu(self)))?;
+        let preset = match self.walk.ring {
+            Ring::F2 => Preset::of(shape).filter(|p| untouched && (p.on_cpu || on_gpu(self)))?,
+            // The ZT presets walk on the CPU: not where the GPU is asked for.
+            Ring::Zt => Preset::over_zt(shape).filter(|_| untouched && self.backend != Backend::Gpu)?,
+        };
         self.symmetric.symmetry = Some(preset.symmetry);
         self.symmetric.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
         self.walk.plus_cap = preset.plus_cap;

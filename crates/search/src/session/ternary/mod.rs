@@ -186,8 +186,30 @@ struct Plan {
 }
 
 impl Search {
-    /// [`Search::run`] over ZT.
+    /// [`Search::run`] over ZT: with the shape's ZT preset where a new search from the naive
+    /// scheme leaves it open.
     pub(super) fn run_ternary(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
+        match self.with_zt_preset() {
+            Some(settled) => settled.run_ternary_as_chosen(stop, process_start, place),
+            None => self.run_ternary_as_chosen(stop, process_start, place),
+        }
+    }
+
+    /// This search with its shape's ZT preset taken
+    /// ([`take_preset`](super::recipe::Recipe::take_preset)), if it is new,
+    /// from the naive scheme, and its recipe leaves the preset open.
+    fn with_zt_preset(&self) -> Option<Search> {
+        let shape = self.shape.filter(|_| self.from.is_empty() && self.resume.is_none())?;
+        let mut recipe = self.recipe.clone();
+        let preset = recipe.take_preset(shape, |_| false)?;
+        tracing::info!(
+            "{shape} over ZT: the best measured method, {} on the CPU (BENCHMARKS.md, Ternary (ZT); with --preset off it walks as chosen)",
+            preset.describe()
+        );
+        Some(Search { recipe, ..self.clone() })
+    }
+
+    fn run_ternary_as_chosen(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended> {
         self.refuse_over_zt(place.as_ref())?;
         let mut paths = self.from.clone();
         paths.extend(self.resume.clone());
