@@ -17,7 +17,8 @@
 //! - [`group`] and [`symmetry`] (feature `alloc`): the symmetry groups (C3, Z2, C6), schemes
 //!   invariant under them as orbits, their moves, and one walk generic over the group.
 //! - [`ternary`]: the ring ZT ({-1,0,1}, valid over Z): factors as two bit planes, its moves
-//!   (`no_std`), and, with `alloc`, its schemes verified over Z; [`walk::TernaryWalker`] walks it.
+//!   (`no_std`), and, with `alloc`, its schemes verified over Z; [`walk::TernaryWalker`] walks it,
+//!   and [`walk::TernaryC3Walker`] its schemes invariant under the cyclic rotation.
 //! - [`formats`] (feature `std`, default): the field's scheme file formats.
 //!
 //! ```

@@ -117,6 +117,31 @@ mod cyclic {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Any seed, plateau and start (naive, or one or two diagonal cubes): every scheme the
+        /// walk passes is valid over Z and invariant, with its cubes as they started.
+        #[test]
+        fn every_orbit_move_keeps_the_tensor_over_z(
+            seed: u64, n in 2usize..=4, plateau in 1u64..400, count in 0usize..3
+        ) {
+            let shape = Shape::square(n).unwrap();
+            let diagonal = |d: core::ops::Range<usize>| d.fold(Trits::ZERO, |x, i| x.with(i * n + i, 1).unwrap());
+            let cubes = [diagonal(0..n - 1), diagonal(n - 1..n)];
+            let start = TernaryScheme::with_cubes(shape, &cubes[..count]).unwrap();
+            let fixed = CyclicOrbits::of(&start).unwrap().fixed;
+            let config = WalkConfig { plateau: Plateau::Fixed(plateau), max_rank: start.rank() + 9, ..WalkConfig::default() };
+            let mut w = TernaryC3Walker::new(&start, config, seed).unwrap();
+            for _ in 0..4 {
+                w.walk(300, 0);
+                let scheme = w.scheme();
+                proptest::prop_assert_eq!(scheme.verify(), Ok(()));
+                proptest::prop_assert_eq!(&CyclicOrbits::of(&scheme).unwrap().fixed, &fixed);
+            }
+            proptest::prop_assert_eq!(w.best().verify(), Ok(()));
+        }
+    }
+
     #[test]
     fn a_c3_walk_of_the_naive_3x3x3_reaches_rank_24_over_z() {
         let start = TernaryScheme::naive(Shape::square(3).unwrap()).unwrap();
