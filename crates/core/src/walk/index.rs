@@ -36,6 +36,20 @@ pub(crate) const fn factor_of(e: u32) -> usize {
     (e & 3) as usize
 }
 
+/// Puts `value` at the slot of `storage` (a walk's terms or orbits, by slot) that
+/// [`Index::add`] returned as `added`: a new slot grows the storage by one, a reused one is
+/// overwritten. Returns the slot.
+#[inline]
+pub(crate) fn store<T>(storage: &mut Vec<T>, (slot, new): (u32, bool), value: T) -> u32 {
+    if new {
+        debug_assert_eq!(storage.len(), slot as usize, "a new slot is the next one");
+        storage.push(value);
+    } else {
+        storage[slot as usize] = value;
+    }
+    slot
+}
+
 /// An entry's place in its group: a doubly linked list.
 #[derive(Clone, Copy, Debug)]
 struct Link {

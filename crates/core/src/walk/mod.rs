@@ -80,6 +80,26 @@ impl Default for WalkConfig {
     }
 }
 
+/// Steps `walker` by `step` until it took `steps` steps or its `rank` is at most `target`;
+/// returns the steps taken. Every walker's `walk` (generic, so a walker's own calls its step
+/// without a dispatch per step).
+#[inline(always)]
+pub(crate) fn walk_until<W: ?Sized>(
+    walker: &mut W,
+    steps: u64,
+    target: usize,
+    rank: impl Fn(&W) -> usize,
+    mut step: impl FnMut(&mut W) -> bool,
+) -> u64 {
+    for done in 0..steps {
+        if rank(walker) <= target {
+            return done;
+        }
+        step(walker);
+    }
+    steps
+}
+
 /// A random walk on the flip graph as the engines drive it: the plain [`Walker`] or the
 /// symmetric one ([`crate::walk::SymmetricWalker`]), on factors of `F`. Ranks are those of
 /// the plain schemes.
@@ -89,13 +109,7 @@ pub trait Walk<F: FactorBits = u64>: Send {
     fn step(&mut self) -> bool;
     /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
     fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
+        walk_until(self, steps, target, |w| w.rank(), |w| w.step())
     }
     /// The rank of the scheme the walker holds now.
     fn rank(&self) -> usize;

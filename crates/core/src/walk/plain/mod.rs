@@ -332,13 +332,8 @@ impl<F: Moves> Walker<F> {
     }
 
     fn add_term(&mut self, term: Term<F>) -> u32 {
-        let (t, new) = self.index.add(Position::ALL.map(|pos| term.get(pos)));
-        if new {
-            self.terms.push(term);
-        } else {
-            self.terms[t as usize] = term;
-        }
-        t
+        let added = self.index.add(Position::ALL.map(|pos| term.get(pos)));
+        index::store(&mut self.terms, added, term)
     }
 
     fn remove_term(&mut self, t: u32) {

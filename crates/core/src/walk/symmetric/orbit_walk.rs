@@ -189,13 +189,7 @@ impl<const TABLES: usize, const GROUP: u8> OrbitWalk<TABLES, GROUP> {
 
     /// [`crate::walk::Walk::walk`] without a dispatch per step.
     pub(super) fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
+        crate::walk::walk_until(self, steps, target, Self::rank, Self::step)
     }
 
     /// One step: an orbit flip (with the reductions it allows) or, on a plateau, an orbit plus

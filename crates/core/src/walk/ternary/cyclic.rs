@@ -121,13 +121,7 @@ impl TernaryC3Walker {
 
     /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
     pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
+        super::super::walk_until(self, steps, target, Self::rank, Self::step)
     }
 
     /// One step: an orbit flip (with the merges it allows) or, on a plateau, a plus move.
@@ -284,13 +278,8 @@ impl TernaryC3Walker {
     }
 
     fn add_orbit(&mut self, rep: TernaryTerm) -> u32 {
-        let (o, new) = self.index.add(self.keys(rep));
-        if new {
-            self.orbits.push(rep);
-        } else {
-            self.orbits[o as usize] = rep;
-        }
-        o
+        let added = self.index.add(self.keys(rep));
+        index::store(&mut self.orbits, added, rep)
     }
 
     fn remove_orbit(&mut self, o: u32) {

@@ -128,13 +128,7 @@ impl TernaryWalker {
 
     /// Takes `steps` steps, or fewer when the rank reaches `target`; returns the steps taken.
     pub fn walk(&mut self, steps: u64, target: usize) -> u64 {
-        for done in 0..steps {
-            if self.rank() <= target {
-                return done;
-            }
-            self.step();
-        }
-        steps
+        super::walk_until(self, steps, target, Self::rank, Self::step)
     }
 
     /// One step: a flip (with the merges it allows) or, on a plateau, a plus move. Returns true
@@ -269,13 +263,8 @@ impl TernaryWalker {
     }
 
     fn add_term(&mut self, term: TernaryTerm) -> u32 {
-        let (t, new) = self.index.add(Position::ALL.map(|pos| self.key(pos, term.get(pos))));
-        if new {
-            self.terms.push(term);
-        } else {
-            self.terms[t as usize] = term;
-        }
-        t
+        let added = self.index.add(Position::ALL.map(|pos| self.key(pos, term.get(pos))));
+        index::store(&mut self.terms, added, term)
     }
 
     fn remove_term(&mut self, t: u32) {
