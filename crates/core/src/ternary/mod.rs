@@ -18,7 +18,6 @@ mod moves;
 mod scheme;
 
 #[cfg(feature = "alloc")]
-#[cfg(feature = "alloc")]
 pub use cyclic::CyclicOrbits;
 pub use moves::{flip, merge, plus};
 #[cfg(feature = "alloc")]

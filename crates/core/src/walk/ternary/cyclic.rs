@@ -146,7 +146,8 @@ impl TernaryC3Walker {
         if !flip(&mut x, &mut y, Position::A, minus) && !flip(&mut x, &mut y, Position::A, !minus) {
             return false;
         }
-        // Back to the representatives: the inverse rotation.
+        // Back to the representatives by the inverse rotation (any rotation is the same orbit;
+        // this one leaves the unchanged factors in their index entries).
         let (x, y) = (x.rotated(3 - k), y.rotated(3 - l));
         if x.is_cube() || y.is_cube() {
             return false;
@@ -171,17 +172,16 @@ impl TernaryC3Walker {
     /// differ, with a random sign: three terms more.
     fn plus_move(&mut self) -> bool {
         let live = self.index.live().len();
-        let others = live - 1 + self.fixed.len();
-        if live == 0 || others == 0 {
+        if live == 0 || live + self.fixed.len() < 2 {
             return false;
         }
-        let u_slot = self.index.live()[self.rng.below(live)];
-        let pick = self.rng.below(others);
+        let at = self.rng.below(live);
+        let u_slot = self.index.live()[at];
+        // Any cube, or any live orbit but `u`'s.
+        let pick = self.rng.below(live - 1 + self.fixed.len());
         let t = match pick.checked_sub(self.fixed.len()) {
             None => self.fixed[pick],
             Some(i) => {
-                // The live orbits but `u`'s.
-                let at = self.index.live().iter().position(|&s| s == u_slot).expect("live");
                 let slot = self.index.live()[if i < at { i } else { i + 1 }];
                 self.orbits[slot as usize].rotated(self.rng.below(3))
             }

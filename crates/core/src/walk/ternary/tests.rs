@@ -156,6 +156,15 @@ mod cyclic {
     }
 
     #[test]
+    fn a_walk_with_no_free_orbit_takes_no_move() {
+        // 1x1x1: one cube and nothing else, so no flip and no plus move exists.
+        let start = TernaryScheme::naive(Shape::square(1).unwrap()).unwrap();
+        let mut w = TernaryC3Walker::new(&start, WalkConfig::default(), 1).unwrap();
+        assert_eq!(w.walk(10, 0), 10);
+        assert_eq!((w.rank(), w.counters().vertices), (1, 0));
+    }
+
+    #[test]
     fn a_scheme_that_is_not_invariant_is_refused() {
         let shape = Shape::new(2, 2, 3).unwrap();
         assert!(TernaryC3Walker::new(&TernaryScheme::naive(shape).unwrap(), WalkConfig::default(), 1).is_err());
