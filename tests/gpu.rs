@@ -107,6 +107,36 @@ fn a_ternary_search_on_the_gpu_reaches_23_and_every_file_verifies_over_z() {
     assert_results_verify(dir.path());
 }
 
+/// Issue 69's 5x5x5 line: the ZT preset walks c3 over F2 on the GPU and lifts each new best, to
+/// the best known 93 over Z, every file the search writes valid over Z.
+#[test]
+#[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
+fn a_ternary_search_of_5x5x5_lifts_the_gpu_walk_to_93_over_z() {
+    require_gpu();
+    let dir = tempfile::tempdir().unwrap();
+    let out = flipgraph(&[
+        "search",
+        "--size",
+        "5",
+        "--ring",
+        "zt",
+        "--time",
+        "120",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("over F2, each new best lifted to Z"),
+        "{}",
+        text(&out)
+    );
+    let best = dir.path().join("5x5x5-r93.json");
+    assert!(best.exists(), "{}", text(&out));
+    let verified = flipgraph(&["verify", "--ring", "z", best.to_str().unwrap()]);
+    assert!(verified.status.success(), "{}", text(&verified));
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: cargo test --release -p flipgraph --test gpu -- --ignored"]
 fn every_scheme_the_gpu_hands_back_verifies() {

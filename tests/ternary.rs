@@ -186,14 +186,86 @@ fn a_ternary_search_walks_on_from_a_ternary_file() {
     assert_eq!(ternary_results(&out), [26]);
 }
 
+/// `--lift`: the walk is F2's (here c3 from two cubes), its schemes in OUT/f2, and every scheme
+/// the search itself writes is a lift, valid over Z with coefficients in {-1,0,1}, each told
+/// by a `lift` event.
+#[test]
+fn a_lifted_ternary_search_walks_over_f2_and_writes_only_lifts_valid_over_z() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let args = [
+        "--size",
+        "3",
+        "--lift",
+        "--symmetry",
+        "c3",
+        "--cubes",
+        "110,001",
+        "--threads",
+        "1",
+    ];
+    let done = zt_search(&[&args[..], &["--time", "120s", "--seed", "1"]].concat(), &out);
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(text(&done).contains("F2 walk 1"), "{}", text(&done));
+    let ranks = ternary_results(&out);
+    assert_eq!(ranks.first(), Some(&23), "{}", text(&done));
+    // The F2 walk's own folder: schemes over F2, the lowest of the search's rank.
+    let f2: Vec<usize> = std::fs::read_dir(out.join("f2"))
+        .unwrap()
+        .filter_map(|e| read_path(&e.unwrap().path()).ok())
+        .map(|file| file.scheme.rank())
+        .collect();
+    assert_eq!(f2.iter().min(), Some(&23), "{f2:?}");
+    let events = logged_events(&out);
+    let lifted: Vec<u64> = events
+        .iter()
+        .filter(|e| e["event"] == "lift" && e["lifted"] == true)
+        .map(|e| e["rank"].as_u64().unwrap())
+        .collect();
+    assert!(lifted.contains(&23), "{events:?}");
+    assert!(events.iter().any(|e| e["event"] == "end" && e["stop"] == "target"));
+}
+
+/// The ZT preset of 5x5x5 lifts the F2 preset's c3 walk: the search says so and walks over F2.
+#[test]
+fn a_ternary_search_of_5x5x5_lifts_the_f2_preset_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("zt");
+    let args = [
+        "--size",
+        "5",
+        "--threads",
+        "1",
+        "--target-rank",
+        "111",
+        "--time",
+        "120s",
+    ];
+    let done = zt_search(&args, &out);
+    assert!(done.status.success(), "{}", text(&done));
+    assert!(
+        text(&done).contains("c3 from the cubes 10001,01010,00100, over F2, each new best lifted to Z"),
+        "{}",
+        text(&done)
+    );
+    let ranks = ternary_results(&out);
+    assert!(ranks.first().is_some_and(|&r| r <= 111), "{ranks:?}\n{}", text(&done));
+    // c3 from three cubes: every rank a multiple of 3.
+    assert!(ranks.iter().all(|r| r % 3 == 0), "{ranks:?}");
+}
+
 #[test]
 fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let f2_only = data("4x4x4-r47-flipgraph.json");
     let ternary = data("2x4x4-r26-perminov-ternary.json");
     let not_invariant = data("3x3x3-r23-perminov-additions58.json");
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--size", "3", "--formats", "seed"], "the seed format"),
+        (
+            &["--from", ternary.to_str().unwrap(), "--lift"],
+            "--from and --resume are not built yet with it",
+        ),
         (&["--size", "3", "--symmetry", "c6"], "groups z2 and c6"),
         (&["--size", "3", "--symmetry", "c3", "--backend", "gpu"], "on the GPU"),
         (&["--size", "3", "--cubes", "111"], "cubes without --symmetry c3"),
@@ -221,6 +293,16 @@ fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
         let said = text(&out);
         assert!(said.contains(says) && !said.contains("panicked"), "{args:?}: {said}");
     }
+    // A lift belongs to a search over ZT.
+    let out = bin()
+        .args(["search", "--size", "3", "--lift", "--time", "5s"])
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success() && text(&out).contains("add --ring zt"),
+        "{}",
+        text(&out)
+    );
     // A coefficient 2: the file and the coefficient named.
     let mut two = TernaryScheme::naive(Shape::square(2).unwrap()).unwrap().to_int();
     two.terms[0].factors[0][0] = 2;

@@ -109,6 +109,8 @@ fn search(error: &SearchError) -> String {
         SearchError::NotOverZt { what } => {
             format!("--ring zt: {what} is not built yet; a ternary search walks plain schemes on one GPU or the CPU (c3-invariant ones on the CPU), from --size, --cubes or --from files")
         }
+        SearchError::LiftOverF2 => "--lift lifts an F2 walk's schemes to Z for a search over ZT: add --ring zt".into(),
+        SearchError::LiftFromFiles => "--lift walks over F2 from --size (the naive scheme) or --cubes; --from and --resume are not built yet with it (leave --lift out: the ternary walk takes them)".into(),
         SearchError::ResumedElsewhere { out, dir } => {
             format!("--out {out} and --resume {dir} name different folders; a resumed search writes where it was")
         }

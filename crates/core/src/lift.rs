@@ -23,6 +23,14 @@ pub enum LiftError {
     /// The scheme is not valid over F2 to begin with.
     #[error("the scheme is not valid over F2")]
     Invalid,
+    /// [`lift_signs`] found no signs on the scheme's support that make it valid over Z.
+    #[error(
+        "no signs on its support make it valid over Z ({tries} sign vectors tried, or none solves the system mod 4)"
+    )]
+    NoSigns {
+        /// The sign vectors tried at most.
+        tries: usize,
+    },
     /// The linear system mod 4 has no solution: no integer scheme reduces to this one mod 2.
     #[error("no lift exists: the scheme does not even lift mod 4 (its linear system over F2 is inconsistent)")]
     NoLift,
@@ -249,6 +257,55 @@ pub enum LiftStage {
     },
 }
 
+/// Lifts `s` (valid over F2) to a scheme valid over Z with coefficients in {-1, 0, 1} on its own
+/// support, trying `tries` random vectors of the sign solutions: [`lift`]'s first stage alone,
+/// which takes milliseconds where the general lift can take a minute (a ternary search's lifts).
+pub fn lift_signs<F: FactorBits>(s: &Scheme<F>, tries: usize) -> Result<IntScheme, LiftError> {
+    crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
+    signs(s, tries, &mut |_| {}).ok_or(LiftError::NoSigns { tries })
+}
+
+/// The signs on the support of `s` (valid over F2): `x = x0 + 2 d (mod 4)`, read as -1 where
+/// `d = 1`, for the particular solution and up to `tries - 1` random vectors of the kernel
+/// added; the first valid over Z, if any.
+fn signs<F: FactorBits>(s: &Scheme<F>, tries: usize, report: &mut dyn FnMut(LiftStage)) -> Option<IntScheme> {
+    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
+    let equations = nu * nv * nw;
+    let start = IntScheme::from_f2(s);
+    let support = unknowns(s, false);
+    report(LiftStage::Signs {
+        equations,
+        unknowns: support.len(),
+    });
+    let sol = jacobian(s, &support).solve(&rhs(&start, 1), true)?;
+    let mut rng = WyRand::new(0x11f7);
+    let mut d = sol.particular.clone();
+    for attempt in 0..tries.max(1) {
+        if attempt > 0 {
+            d.clone_from(&sol.particular);
+            for v in &sol.kernel {
+                if rng.bits() & 1 == 1 {
+                    xor_into(&mut d, v);
+                }
+            }
+        }
+        let mut x = start.clone();
+        apply(&mut x, &support, &d, -2);
+        if verify_z(&x).is_ok() {
+            return Some(x);
+        }
+        if sol.kernel.is_empty() {
+            break;
+        }
+    }
+    None
+}
+
+/// The right-hand side of the system at level `k`: `(T - F(x)) / 2^k mod 2`.
+fn rhs(x: &IntScheme, k: u32) -> Vec<bool> {
+    residual(x).iter().map(|&r| (-r >> k) & 1 == 1).collect()
+}
+
 /// Lifts `s` (valid over F2) to a scheme valid over Z, preferring coefficients in {-1, 0, 1};
 /// `tries` random vectors of the sign solutions are checked, and the general lift goes to
 /// `2^bits` (at most 40, so products of three coefficients stay within `i128`).
@@ -264,40 +321,12 @@ pub fn lift_reporting<F: FactorBits>(
     report: &mut dyn FnMut(LiftStage),
 ) -> Result<IntScheme, LiftError> {
     crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
+    if let Some(x) = signs(s, tries, report) {
+        return Ok(x);
+    }
     let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
     let equations = nu * nv * nw;
     let start = IntScheme::from_f2(s);
-    // The right-hand side at level 1: (T - F(x0)) / 2 mod 2.
-    let rhs = |x: &IntScheme, k: u32| -> Vec<bool> { residual(x).iter().map(|&r| (-r >> k) & 1 == 1).collect() };
-
-    // Signs on the support: x = x0 + 2 d (mod 4), read as -1 where d = 1.
-    let support = unknowns(s, false);
-    report(LiftStage::Signs {
-        equations,
-        unknowns: support.len(),
-    });
-    if let Some(sol) = jacobian(s, &support).solve(&rhs(&start, 1), true) {
-        let mut rng = WyRand::new(0x11f7);
-        let mut d = sol.particular.clone();
-        for attempt in 0..tries.max(1) {
-            if attempt > 0 {
-                d.clone_from(&sol.particular);
-                for v in &sol.kernel {
-                    if rng.bits() & 1 == 1 {
-                        xor_into(&mut d, v);
-                    }
-                }
-            }
-            let mut x = start.clone();
-            apply(&mut x, &support, &d, -2);
-            if verify_z(&x).is_ok() {
-                return Ok(x);
-            }
-            if sol.kernel.is_empty() {
-                break;
-            }
-        }
-    }
 
     // The general lift: every coefficient may move, level after level.
     let all = unknowns(s, true);

@@ -276,3 +276,28 @@ fn huge_coefficients_are_refused_not_clamped() {
     s.terms[2].factors = [vec![z], vec![1], vec![2]];
     assert!(verify_z(&s).is_err(), "the true sum is 13835058055282163719, not 1");
 }
+
+/// The sign lift alone (a ternary search's): the symmetric schemes of the project's own walks
+/// lift on their support to schemes valid over Z that reduce to them mod 2, and 4x4x4 rank 47,
+/// which has no lift to Z, is said to have no signs rather than lifted wrongly.
+#[test]
+fn symmetric_schemes_lift_by_signs_and_rank_47_does_not() {
+    use flipgraph_core::lift::{lift_signs, LiftError};
+    for name in ["5x5x5-r93-c3-flipgraph.json", "6x6x6-r153-c6-flipgraph.json"] {
+        let f2 = formats::read_path(&data(name)).unwrap().f2::<u64>().unwrap();
+        let z = lift_signs(&f2, 200).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(verify_z(&z), Ok(()), "{name}");
+        assert_eq!(z.mod2::<u64>(), Ok(f2), "{name}");
+        let ternary = z.terms.iter().flat_map(|t| t.factors.iter().flatten());
+        assert!(ternary.copied().all(|c| (-1..=1).contains(&c)), "{name}");
+    }
+    let f2 = formats::read_path(&data("4x4x4-r47-flipgraph.json"))
+        .unwrap()
+        .f2::<u64>()
+        .unwrap();
+    assert_eq!(lift_signs(&f2, 50), Err(LiftError::NoSigns { tries: 50 }));
+    let mut terms = f2.into_terms();
+    terms.pop();
+    let broken = Scheme::new(Shape::square(4).unwrap(), terms).unwrap();
+    assert_eq!(lift_signs(&broken, 50), Err(LiftError::Invalid));
+}

@@ -31,6 +31,15 @@ pub struct EngineArgs {
     /// Z); every scheme written is verified over Z.
     #[arg(help_heading = "Engine", long, value_enum, default_value = "f2")]
     pub ring: RingArg,
+    /// With --ring zt: walk over F2 and lift each new best scheme to Z.
+    ///
+    /// The walk is F2's (every engine, group and preset: c3 and c6 on a GPU, the ladder), into
+    /// OUT/f2; each new best is lifted to Z (Hensel lifting) and, where the lift has coefficients
+    /// in {-1,0,1}, verified over Z and written as the ternary search's own. Schemes of symmetric
+    /// walks lift readily, plain walks' rarely. Where the F2 walk ends at the target without a
+    /// lift, another seed walks again. The ZT presets of 5x5x5 and 6x6x6 take it.
+    #[arg(help_heading = "Engine", long)]
+    pub lift: bool,
     /// CPU threads (default: all cores; in an MPI job, each process its share of its host's).
     #[arg(help_heading = "Engine", long, value_parser = at_least_one::<usize>)]
     pub threads: Option<usize>,
@@ -262,6 +271,7 @@ impl EngineArgs {
                 seed: self.seed,
                 round_steps: self.round_steps,
                 reductions: self.reductions.map(Into::into),
+                lift: self.lift,
             },
             schedule: Schedule {
                 patience: self.patience,

@@ -92,7 +92,7 @@ fn hint(failed: &LiftError, args: &Args) -> Option<String> {
             args.tries.saturating_mul(10).max(1),
             (args.bits + 8).min(40)
         )),
-        LiftError::TooLarge { .. } => Some(format!(
+        LiftError::TooLarge { .. } | LiftError::NoSigns { .. } => Some(format!(
             "more sign vectors may find one with signs on the support: --tries {}",
             args.tries.saturating_mul(10).max(1)
         )),

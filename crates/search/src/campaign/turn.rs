@@ -212,6 +212,7 @@ fn turn_search(campaign: &Campaign, turn: &Assignment, shape: Shape, resume: boo
         json: campaign.json,
         quiet: campaign.quiet,
         in_lines: turn.side_by_side,
+        best_schemes: None,
     }
 }
 

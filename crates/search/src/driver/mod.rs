@@ -337,8 +337,11 @@ impl<'a, F: Width> Driver<'a, F> {
             }
         };
         let improves = self.pool().best_rank().is_none_or(|b| scheme.rank() < b);
-        if self.population.pool.insert(scheme.clone()) && improves {
-            self.record_best(&scheme, Some(self.population.origin(w)))?;
+        let of_best = self.pool().best_rank() == Some(scheme.rank());
+        match self.population.pool.insert(scheme.clone()) {
+            true if improves => self.record_best(&scheme, Some(self.population.origin(w)))?,
+            true if of_best => self.results.pooled_best(&scheme),
+            _ => {}
         }
         Ok(())
     }
@@ -356,6 +359,13 @@ impl<'a, F: Width> Driver<'a, F> {
     /// Calls `f` with every new best scheme (the start's best included), verified.
     pub fn on_improvement(mut self, f: impl FnMut(&Verified<F>) + 'a) -> Self {
         self.results.on_improvement = Some(Box::new(f));
+        self
+    }
+
+    /// Calls `f` with every other scheme of the best rank that a walker finds and the pool
+    /// takes (verified, and new to the pool): more of a rank than its first.
+    pub fn on_pooled_best(mut self, f: impl FnMut(&Verified<F>) + 'a) -> Self {
+        self.results.on_pooled_best = Some(Box::new(f));
         self
     }
 

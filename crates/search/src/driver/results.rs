@@ -22,6 +22,8 @@ pub(super) struct Results<'a, F: FactorBits> {
     pub lifts: Lifts<F>,
     /// Told of every new best scheme (an embedder's hook).
     pub on_improvement: Option<OnImprovement<'a, F>>,
+    /// Told of every other scheme of the best rank the pool takes (an embedder's hook).
+    pub on_pooled_best: Option<OnImprovement<'a, F>>,
     /// New best schemes the output folder could not take (each rescued elsewhere).
     pub unwritten: usize,
 }
@@ -34,6 +36,7 @@ impl<'a, F: FactorBits> Results<'a, F> {
             records: Vec::new(),
             lifts: Lifts::default(),
             on_improvement: None,
+            on_pooled_best: None,
             unwritten: 0,
         }
     }
@@ -56,6 +59,13 @@ impl<'a, F: FactorBits> Results<'a, F> {
                 Vec::new()
             }
             None => Vec::new(),
+        }
+    }
+
+    /// Tells the hook of another scheme of the best rank, taken into the pool.
+    pub fn pooled_best(&mut self, scheme: &Verified<F>) {
+        if let Some(f) = &mut self.on_pooled_best {
+            f(scheme);
         }
     }
 

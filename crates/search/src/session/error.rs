@@ -25,6 +25,12 @@ pub enum SearchError {
         /// The choice.
         what: &'static str,
     },
+    /// A lift asked of a search over F2.
+    #[error("a lift takes an F2 walk's schemes to Z for a search over ZT; an F2 search has no lift")]
+    LiftOverF2,
+    /// A lifted ZT search given start files or a folder to resume.
+    #[error("a lifted search walks over F2 from the naive scheme or fixed cubes; a start from files or a resume is not built yet (a ternary walk without the lift takes them)")]
+    LiftFromFiles,
     /// A resume asked for another shape than its checkpoint's.
     #[error("the shape {given} contradicts the search in {checkpoint} ({shape})")]
     ResumedShape {

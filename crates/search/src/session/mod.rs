@@ -21,6 +21,7 @@ mod walk;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -81,6 +82,10 @@ pub struct Search {
     pub quiet: bool,
     /// Progress in log lines even on a terminal.
     pub in_lines: bool,
+    /// Where each new best scheme of its walk is sent too, verified (over F2; a ladder's rungs'
+    /// are not), and each other scheme of the best rank its pool takes: what an embedder, or a
+    /// ZT search's lift, takes them from as they come.
+    pub best_schemes: Option<Sender<WideScheme>>,
 }
 
 impl Search {
@@ -104,6 +109,7 @@ impl Search {
             json: false,
             quiet: true,
             in_lines: false,
+            best_schemes: None,
         }
     }
 
@@ -153,6 +159,9 @@ impl Search {
     pub fn run(&self, stop: &AtomicBool, process_start: Instant, place: Option<Place>) -> Result<Ended, crate::Error> {
         Ok(match self.recipe.walk.ring {
             recipe::Ring::F2 => {
+                if self.recipe.walk.lift {
+                    return Err(anyhow::Error::from(SearchError::LiftOverF2).into());
+                }
                 self.refuse_f2_resume_of_zt()?;
                 self.run_walk(stop, process_start, place)?
             }

@@ -18,6 +18,8 @@ pub struct Preset {
     pub cubes: &'static [&'static str],
     /// The rank plus moves stop at, if any.
     pub plus_cap: Option<usize>,
+    /// Over ZT: whether it walks over F2 and lifts each new best to Z (`--lift`).
+    pub lift: bool,
     /// How long its walk went without improving on its way to the best known rank, as
     /// measured: a campaign's stall limit shorter than this would end it there.
     pub quiet_spell: Duration,
@@ -34,6 +36,7 @@ const PRESETS: [(usize, Preset); 2] = [
             symmetry: Group::C3,
             cubes: &["10001", "01010", "00100"],
             plus_cap: None,
+            lift: false,
             quiet_spell: Duration::ZERO,
         },
     ),
@@ -44,6 +47,7 @@ const PRESETS: [(usize, Preset); 2] = [
             symmetry: Group::C6,
             cubes: &["110000", "001100", "000011"],
             plus_cap: Some(216),
+            lift: false,
             // 153 at 148, 210 and 317 s; in one run 165 at 12 s, then nothing until 159 and 153
             // at 150 s (BENCHMARKS.md, Time to the best known rank).
             quiet_spell: Duration::from_secs(300),
@@ -51,21 +55,41 @@ const PRESETS: [(usize, Preset); 2] = [
     ),
 ];
 
-/// The presets over ZT (`--ring zt`), walked on the CPU (the GPU's ternary walk is plain).
-/// 4x4x4 from the identity's cube: rank 49 (the best known over Z) in a median of 0.50 s on 12
-/// cores of an H200 host and 2.7 s on 2, 5 of 5 seeds each, where the plain ternary walk
-/// reached it in 4 of 9 runs of 40 s on the H200 itself and TFG on 16 cores not in 130 s
-/// (BENCHMARKS.md, Ternary (ZT)). Other cube patterns stopped at 50-54 in 30 s.
-const ZT_PRESETS: [(usize, Preset); 1] = [(
-    4,
-    Preset {
-        on_cpu: true,
-        symmetry: Group::C3,
-        cubes: &["1111"],
-        plus_cap: None,
-        quiet_spell: Duration::ZERO,
-    },
-)];
+/// The presets over ZT (`--ring zt`). 4x4x4 walks ternary schemes from the identity's cube on
+/// the CPU: rank 49 (the best known over Z) in a median of 0.50 s on 12 cores of an H200 host
+/// and 2.7 s on 2, 5 of 5 seeds each, where the plain ternary walk reached it in 4 of 9 runs of
+/// 40 s on the H200 itself and TFG on 16 cores not in 130 s (BENCHMARKS.md, Ternary (ZT)); other
+/// cube patterns stopped at 50-54 in 30 s. 5x5x5 and 6x6x6 take the F2 presets and lift
+/// (`--lift`): the F2 walks' symmetric schemes lift to Z readily (6x6x6 153 with c6 in 0.1 s;
+/// 5x5x5 99-111 with c3, 7 of 9 ranks), where the ternary c3 walk stopped at 96 in 530 s on 14
+/// cores.
+const ZT_PRESETS: [(usize, Preset); 3] = [
+    (
+        4,
+        Preset {
+            on_cpu: true,
+            symmetry: Group::C3,
+            cubes: &["1111"],
+            plus_cap: None,
+            lift: false,
+            quiet_spell: Duration::ZERO,
+        },
+    ),
+    (
+        5,
+        Preset {
+            lift: true,
+            ..PRESETS[0].1
+        },
+    ),
+    (
+        6,
+        Preset {
+            lift: true,
+            ..PRESETS[1].1
+        },
+    ),
+];
 
 impl Preset {
     /// The preset of `shape`, if one was measured.
@@ -86,11 +110,16 @@ impl Preset {
     }
 
     /// What it walks, in words: "c6 from the cubes 110000,001100,000011, plus moves up to rank
-    /// 216".
+    /// 216" (and ", over F2, each new best lifted to Z" where it lifts).
     pub fn describe(self) -> String {
         let cap = self.plus_cap.map(|c| format!(", plus moves up to rank {c}"));
+        let lift = if self.lift {
+            ", over F2, each new best lifted to Z"
+        } else {
+            ""
+        };
         format!(
-            "{} from the cubes {}{}",
+            "{} from the cubes {}{}{lift}",
             self.symmetry,
             self.cubes.join(","),
             cap.unwrap_or_default()

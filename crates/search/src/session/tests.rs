@@ -49,3 +49,40 @@ fn a_search_writes_a_verified_scheme_at_its_target_and_its_resume_keeps_its_shap
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `best_schemes` takes each new best and the other schemes of the best rank the pool takes:
+/// every one verified, no rank above one sent before it, none twice, and the last of the rank
+/// the search ended at.
+#[test]
+fn a_search_sends_its_best_schemes_and_others_of_their_rank_as_they_come() {
+    let dir = std::env::temp_dir().join(format!("flipgraph-best-schemes-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (sender, received) = std::sync::mpsc::channel();
+    let search = Search {
+        out: Some(dir.clone()),
+        // Below the best known: it walks the plateau of 23 until its time is up.
+        target: Some(22),
+        time: Some(Duration::from_secs(3)),
+        best_schemes: Some(sender),
+        ..Search::new(
+            Shape::square(3).unwrap(),
+            Recipe {
+                backend: Backend::Cpu,
+                threads: Some(1),
+                ..Recipe::default()
+            },
+        )
+    };
+    let ended = search.run_until(&AtomicBool::new(false)).unwrap();
+    drop(search);
+    let sent: Vec<_> = received.iter().collect();
+    assert!(sent.iter().all(|s| verify(s).is_ok()));
+    assert!(sent.windows(2).all(|w| w[1].rank() <= w[0].rank()), "ranks rise");
+    let distinct: std::collections::HashSet<_> = sent.iter().map(|s| s.sorted_terms()).collect();
+    assert_eq!(distinct.len(), sent.len(), "a scheme sent twice");
+    let last_rank = sent.last().map(|s| s.rank());
+    assert_eq!(last_rank, Some(ended.best_rank));
+    let of_best = sent.iter().filter(|s| s.rank() == ended.best_rank).count();
+    assert!(of_best >= 2, "only {of_best} scheme of rank {}", ended.best_rank);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

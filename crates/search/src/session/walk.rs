@@ -2,6 +2,7 @@
 //! needs, its driver run, the GPU's fault carried on on the CPU where that is allowed.
 
 use super::*;
+use flipgraph_core::verify::Verified;
 
 /// How [`Search::walk`] walks: the settled recipe, whether the resumed checkpoint was
 /// climbing, the stop flag, the process's start and the island's place.
@@ -126,6 +127,7 @@ impl Search {
         if let Some(place) = &mut place {
             driver = driver.island(&mut place.island);
         }
+        driver = self.send_best_schemes(driver);
         let summary = match driver.run(stop) {
             Ok(summary) => summary,
             // A GPU fault in a long run: with `auto`, the CPU carries on from the last
@@ -150,10 +152,28 @@ impl Search {
                     self.progress(false),
                     process_start,
                 )?;
-                driver.run(stop)?
+                self.send_best_schemes(driver).run(stop)?
             }
             Err(e) => return Err(e),
         };
         Ok(Ended::new(shape, best_known, out_dir, summary, climb))
+    }
+
+    /// `driver`, sending each new best scheme and each other of the best rank to
+    /// [`Search::best_schemes`] where it is set (a receiver gone is no matter to the walk).
+    fn send_best_schemes<'a, F: Width>(&self, driver: Driver<'a, F>) -> Driver<'a, F> {
+        let Some(sender) = &self.best_schemes else {
+            return driver;
+        };
+        let send = |sender: Sender<WideScheme>| {
+            move |best: &Verified<F>| {
+                if let Ok(wide) = best.scheme().to_width() {
+                    let _ = sender.send(wide);
+                }
+            }
+        };
+        driver
+            .on_improvement(send(sender.clone()))
+            .on_pooled_best(send(sender.clone()))
     }
 }

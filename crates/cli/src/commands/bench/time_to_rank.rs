@@ -384,6 +384,7 @@ pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
     let EngineArgs {
         backend,
         ring,
+        lift,
         threads,
         gpu,
         walkers,
@@ -423,8 +424,10 @@ pub(super) fn engine_flags(e: &EngineArgs) -> Vec<String> {
         "--gpu-hints".into(),
         value_name(*gpu_hints),
     ];
-    if *no_generalized_flips {
-        flags.push("--no-generalized-flips".into());
+    for (flag, on) in [("--no-generalized-flips", *no_generalized_flips), ("--lift", *lift)] {
+        if on {
+            flags.push(flag.into());
+        }
     }
     for (flag, value) in [
         ("--ring", (*ring != RingArg::F2).then(|| value_name(*ring))),

@@ -135,6 +135,7 @@ impl Args {
             json: self.json,
             quiet: self.quiet,
             in_lines: self.in_lines,
+            best_schemes: None,
         }
     }
 }

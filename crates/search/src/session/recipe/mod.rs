@@ -120,6 +120,9 @@ pub struct Walk {
     pub round_steps: Option<u64>,
     /// How reductions are found.
     pub reductions: Option<Reductions>,
+    /// Over ZT: walk over F2 instead (every F2 engine, group and preset) and lift each new best
+    /// scheme to Z, keeping the lifts with coefficients in {-1,0,1} (`--lift`).
+    pub lift: bool,
 }
 
 impl Default for Walk {
@@ -134,6 +137,7 @@ impl Default for Walk {
             seed: None,
             round_steps: None,
             reductions: None,
+            lift: false,
         }
     }
 }
@@ -397,8 +401,9 @@ impl Recipe {
         Ok(cubes)
     }
 
-    /// Takes the preset of `shape` ([`Preset::of`]; over ZT [`Preset::over_zt`], never on a GPU
-    /// asked for by name) where the recipe allows presets and sets
+    /// Takes the preset of `shape` ([`Preset::of`]; over ZT [`Preset::over_zt`], whose ternary
+    /// walks are never on a GPU asked for by name, and none where `--lift` is chosen: the F2
+    /// walk then takes F2's) where the recipe allows presets and sets
     /// none of its choices (nor a plus-move limit); `on_gpu` says whether the engine walks on a
     /// GPU, where the presets were measured (asked only of a preset not measured on the CPU).
     /// Returns the preset taken.
@@ -410,9 +415,13 @@ impl Recipe {
             && self.schedule.presets;
         let preset = match self.walk.ring {
             Ring::F2 => Preset::of(shape).filter(|p| untouched && (p.on_cpu || on_gpu(self)))?,
-            // The ZT presets walk on the CPU: not where the GPU is asked for.
-            Ring::Zt => Preset::over_zt(shape).filter(|_| untouched && self.backend != Backend::Gpu)?,
+            // The ternary walks of the ZT presets are on the CPU: not where the GPU is asked
+            // for. Those that lift walk F2's engines, and where the F2 preset does.
+            Ring::Zt => Preset::over_zt(shape).filter(|p| {
+                untouched && !self.walk.lift && (p.lift || self.backend != Backend::Gpu) && (p.on_cpu || on_gpu(self))
+            })?,
         };
+        self.walk.lift |= preset.lift;
         self.symmetric.symmetry = Some(preset.symmetry);
         self.symmetric.cubes = preset.cubes.iter().map(|&c| c.to_owned()).collect();
         self.walk.plus_cap = preset.plus_cap;

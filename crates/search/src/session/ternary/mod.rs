@@ -16,6 +16,7 @@
 mod cpu;
 mod gpu;
 mod ladder;
+mod lift;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -201,9 +202,10 @@ impl Search {
     fn with_zt_preset(&self) -> Option<Search> {
         let shape = self.shape.filter(|_| self.from.is_empty() && self.resume.is_none())?;
         let mut recipe = self.recipe.clone();
-        let preset = recipe.take_preset(shape, |_| false)?;
+        let preset = recipe.take_preset(shape, |r| r.spec().on_gpu())?;
+        let place = if preset.lift { "" } else { " on the CPU" };
         tracing::info!(
-            "{shape} over ZT: the best measured method, {} on the CPU (BENCHMARKS.md, Ternary (ZT); with --preset off it walks as chosen)",
+            "{shape} over ZT: the best measured method, {}{place} (BENCHMARKS.md, Ternary (ZT); with --preset off it walks as chosen)",
             preset.describe()
         );
         Some(Search { recipe, ..self.clone() })
@@ -234,10 +236,12 @@ impl Search {
         }
         let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
         let plan = self.plan(shape, lowest);
-        if plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
+        let lifts = self.recipe.walk.lift;
+        if !lifts && plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
             tracing::warn!("--sparse is not taken by the GPU walk over ZT (the CPU's walkers take it)");
         }
-        let climbs = self.climbs_over_zt(shape, lowest, plan.device.is_some())?;
+        // A lifted search's F2 walk climbs F2's ladder where it climbs.
+        let climbs = !lifts && self.climbs_over_zt(shape, lowest, plan.device.is_some())?;
         let out_dir = match (&self.resume, &self.out) {
             (Some(dir), Some(out)) if out != dir => {
                 return Err(SearchError::ResumedElsewhere {
@@ -279,7 +283,8 @@ impl Search {
             true => Some(self.climb_over_zt(&plan, &mut output, stop, (begun, process_start))?),
             false => None,
         };
-        let progress = match self.in_lines {
+        // A lifted search's lines come between its F2 walk's.
+        let progress = match self.in_lines || lifts {
             true => Progress::in_lines(self.json, self.quiet),
             false => Progress::new(self.json, self.quiet),
         };
@@ -292,7 +297,10 @@ impl Search {
                 plan.offer(&mut s, start.clone(), begun);
             }
         }
-        let why = self.walk_ternary(&plan, &shared, stop, begun)?;
+        let why = match lifts {
+            true => Some(self.walk_lifted(&plan, &shared, stop, (begun, process_start))?),
+            false => self.walk_ternary(&plan, &shared, stop, begun)?,
+        };
         let mut shared = shared.into_inner().expect("no walk thread panicked holding the pool");
         shared.progress.finish();
         let climb = climb.map(|(_, report)| report);
@@ -408,18 +416,22 @@ impl Search {
     fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
         let recipe = &self.recipe;
         let group = recipe.group();
+        let lifts = recipe.walk.lift;
+        if lifts && (!self.from.is_empty() || self.resume.is_some()) {
+            return Err(SearchError::LiftFromFiles.into());
+        }
         let unsupported = [
             (place.is_some_and(|p| p.island.size() > 1), "islands"),
             (
-                matches!(group, Group::Z2 | Group::C6),
-                "a symmetric walk of the groups z2 and c6 (c3 walks on the CPU)",
+                matches!(group, Group::Z2 | Group::C6) && !lifts,
+                "a symmetric walk of the groups z2 and c6 (c3 walks on the CPU; --lift walks them over F2)",
             ),
             (
-                group == Group::C3 && recipe.backend == Backend::Gpu,
-                "a symmetric walk on the GPU (c3 over ZT walks on the CPU: --backend cpu)",
+                group == Group::C3 && recipe.backend == Backend::Gpu && !lifts,
+                "a symmetric walk on the GPU (c3 over ZT walks on the CPU: --backend cpu; --lift walks it over F2)",
             ),
             (
-                !recipe.symmetric.cubes.is_empty() && group != Group::C3,
+                !recipe.symmetric.cubes.is_empty() && group != Group::C3 && !lifts,
                 "a start from cubes without --symmetry c3",
             ),
             (
@@ -441,7 +453,7 @@ impl Search {
         let walk = &self.recipe.walk;
         let (c3, cubes) = (self.c3_over_zt(), self.recipe.cube_search());
         // Said without asking the driver for a GPU: a c3 walk opens none.
-        if c3 && self.recipe.backend == Backend::Auto {
+        if c3 && self.recipe.backend == Backend::Auto && !walk.lift {
             tracing::info!("c3 over ZT walks on the CPU's threads (the GPU's ternary walk is plain)");
         }
         Plan {
@@ -555,12 +567,12 @@ impl Plan {
         if let Err(e) = s.output.event(&event).context("event log") {
             tracing::error!("{e:#}");
         }
-        let rate = s.counters.vertices as f64 / secs.max(1e-9);
-        let text = format!(
-            "{} over ZT: rank {rank} at {secs:.1}s ({:.1} M vertices/s)",
-            self.shape,
-            rate / 1e6
-        );
+        // A lifted search counts its F2 walk's vertices once the walk ends.
+        let rate = match s.counters.vertices {
+            0 => String::new(),
+            v => format!(" ({:.1} M vertices/s)", v as f64 / secs.max(1e-9) / 1e6),
+        };
+        let text = format!("{} over ZT: rank {rank} at {secs:.1}s{rate}", self.shape);
         s.progress.note(&event, &text);
     }
 
