@@ -87,21 +87,26 @@ fn a_ternary_search_of_4x4x4_takes_c3_from_one_cube_to_49_and_every_file_is_inva
     }
 }
 
+/// 3x3x3, c3 from two cubes on one thread: a walk to 23 in well under a second.
+const C3_FROM_TWO_CUBES: [&str; 8] = [
+    "--size",
+    "3",
+    "--symmetry",
+    "c3",
+    "--cubes",
+    "110,001",
+    "--threads",
+    "1",
+];
+
 #[test]
 fn a_c3_ternary_search_from_two_cubes_reaches_3x3x3_rank_23() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    let args = [
-        "--size",
-        "3",
-        "--symmetry",
-        "c3",
-        "--cubes",
-        "110,001",
-        "--threads",
-        "1",
-    ];
-    let done = zt_search(&[&args[..], &["--target-rank", "23", "--time", "120s"]].concat(), &out);
+    let done = zt_search(
+        &[&C3_FROM_TWO_CUBES[..], &["--target-rank", "23", "--time", "120s"]].concat(),
+        &out,
+    );
     assert!(done.status.success(), "{}", text(&done));
     assert_eq!(ternary_results(&out).first(), Some(&23), "{}", text(&done));
     // Two cubes: the start is 27 - 2 + 2 + 6 = 33 terms, and every rank 2 mod 3.
@@ -193,18 +198,10 @@ fn a_ternary_search_walks_on_from_a_ternary_file() {
 fn a_lifted_ternary_search_walks_over_f2_and_writes_only_lifts_valid_over_z() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    let args = [
-        "--size",
-        "3",
-        "--lift",
-        "--symmetry",
-        "c3",
-        "--cubes",
-        "110,001",
-        "--threads",
-        "1",
-    ];
-    let done = zt_search(&[&args[..], &["--time", "120s", "--seed", "1"]].concat(), &out);
+    let done = zt_search(
+        &[&C3_FROM_TWO_CUBES[..], &["--lift", "--time", "120s", "--seed", "1"]].concat(),
+        &out,
+    );
     assert!(done.status.success(), "{}", text(&done));
     assert!(text(&done).contains("F2 walk 1"), "{}", text(&done));
     let ranks = ternary_results(&out);
@@ -231,16 +228,9 @@ fn a_lifted_ternary_search_walks_over_f2_and_writes_only_lifts_valid_over_z() {
 fn a_ternary_search_of_5x5x5_lifts_the_f2_preset_by_default() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("zt");
-    let args = [
-        "--size",
-        "5",
-        "--threads",
-        "1",
-        "--target-rank",
-        "111",
-        "--time",
-        "120s",
-    ];
+    let args: Vec<&str> = "--size 5 --threads 1 --target-rank 111 --time 120s"
+        .split(' ')
+        .collect();
     let done = zt_search(&args, &out);
     assert!(done.status.success(), "{}", text(&done));
     assert!(
@@ -293,16 +283,21 @@ fn a_ternary_search_refuses_what_it_does_not_take_naming_it() {
         let said = text(&out);
         assert!(said.contains(says) && !said.contains("panicked"), "{args:?}: {said}");
     }
-    // A lift belongs to a search over ZT.
-    let out = bin()
-        .args(["search", "--size", "3", "--lift", "--time", "5s"])
-        .output()
-        .unwrap();
-    assert!(
-        !out.status.success() && text(&out).contains("add --ring zt"),
-        "{}",
-        text(&out)
-    );
+    // A lift belongs to a search over ZT: refused by a search, and by a campaign up front.
+    let campaign = dir.path().join("lift-campaign");
+    let over_f2: [&[&str]; 2] = [
+        &["search", "--size", "3"],
+        &["campaign", "--sizes", "3x3x3", "--out", campaign.to_str().unwrap()],
+    ];
+    for args in over_f2 {
+        let out = bin().args(args).args(["--lift", "--time", "5s"]).output().unwrap();
+        let said = text(&out);
+        assert!(
+            !out.status.success() && said.contains("add --ring zt"),
+            "{args:?}: {said}"
+        );
+    }
+    assert!(!campaign.join("3x3x3").exists());
     // A coefficient 2: the file and the coefficient named.
     let mut two = TernaryScheme::naive(Shape::square(2).unwrap()).unwrap().to_int();
     two.terms[0].factors[0][0] = 2;

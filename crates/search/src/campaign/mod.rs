@@ -144,7 +144,8 @@ impl Campaign {
 
     /// Refuses a campaign that cannot begin: a whole time shorter than a turn, a folder inside
     /// a search's folder (its formats would be taken for the search's islands, or bury its
-    /// results) or that is a file (refused once here rather than as every format's failure).
+    /// results), that is a file, or a lift over F2 (refused once here rather than as every
+    /// format's failure).
     pub fn check(&self) -> Result<(), Error> {
         if let Some(total) = self.total.filter(|&total| total <= SHORTEST_TURN) {
             return Err(refused(CampaignError::NoTimeForATurn {
@@ -160,6 +161,9 @@ impl Campaign {
         }
         if self.out.exists() && !self.out.is_dir() {
             return Err(refused(CampaignError::NotAFolder { out: self.out.clone() }));
+        }
+        if self.recipe.walk.lift && self.ring() != Ring::Zt {
+            return Err(anyhow::Error::from(crate::session::SearchError::LiftOverF2).into());
         }
         Ok(())
     }

@@ -9,14 +9,17 @@
 //! A search from the naive scheme climbs a ladder where the F2 search would ([`ladder`]).
 //! With `--symmetry c3` it walks schemes invariant under the cyclic rotation on the CPU
 //! (core's `TernaryC3Walker`), from the naive scheme, fixed cubes or given invariant files.
-//! What it is not yet: several GPUs, islands, symmetric walks on a GPU or of the groups z2
-//! and c6, and generalized flips.
-//! [`Search::run`] refuses those choices over ZT rather than ignore them.
+//! With `--lift` it walks over F2 instead and lifts what that walk finds ([`lift`]), which is how
+//! F2's symmetric walks on a GPU (c3, c6) serve it.
+//! What it is not yet: several GPUs, islands, ternary symmetric walks on a GPU or of the groups
+//! z2 and c6, and generalized flips.
+//! [`Search::run`] refuses those choices over ZT rather than ignore them ([`refusals`]).
 
 mod cpu;
 mod gpu;
 mod ladder;
 mod lift;
+mod refusals;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use flipgraph_core::formats::{Format, Ring as FileRing};
+use flipgraph_core::formats::Ring as FileRing;
 use flipgraph_core::group::Group;
 use flipgraph_core::known::best_known_zt_rank;
 use flipgraph_core::ternary::{CyclicOrbits, TernaryScheme, Trits};
@@ -363,27 +366,6 @@ impl Search {
         })
     }
 
-    /// Refuses an F2 resume of a ternary search's folder (which has no checkpoint), saying
-    /// how to resume it.
-    pub(super) fn refuse_f2_resume_of_zt(&self) -> Result<()> {
-        let Some(dir) = &self.resume else {
-            return Ok(());
-        };
-        if dir.join(output::CHECKPOINT).exists() {
-            return Ok(());
-        }
-        // Only a folder without a checkpoint has its event log read.
-        let events = std::fs::read_to_string(dir.join(output::EVENTS)).unwrap_or_default();
-        if events.contains("\"ring\":\"zt\"") {
-            anyhow::bail!(
-                "{} holds a search over ZT (it keeps no checkpoint); resume it with --ring zt --resume {}",
-                dir.display(),
-                dir.display()
-            );
-        }
-        Ok(())
-    }
-
     /// Whether this search over ZT walks C3-invariant schemes.
     fn c3_over_zt(&self) -> bool {
         self.recipe.group() == Group::C3
@@ -410,39 +392,6 @@ impl Search {
             ),
             start,
         ))
-    }
-
-    /// The choices a ZT search does not take yet, refused by name.
-    fn refuse_over_zt(&self, place: Option<&Place>) -> Result<()> {
-        let recipe = &self.recipe;
-        let group = recipe.group();
-        let lifts = recipe.walk.lift;
-        if lifts && (!self.from.is_empty() || self.resume.is_some()) {
-            return Err(SearchError::LiftFromFiles.into());
-        }
-        let unsupported = [
-            (place.is_some_and(|p| p.island.size() > 1), "islands"),
-            (
-                matches!(group, Group::Z2 | Group::C6) && !lifts,
-                "a symmetric walk of the groups z2 and c6 (c3 walks on the CPU; --lift walks them over F2)",
-            ),
-            (
-                group == Group::C3 && recipe.backend == Backend::Gpu && !lifts,
-                "a symmetric walk on the GPU (c3 over ZT walks on the CPU: --backend cpu; --lift walks it over F2)",
-            ),
-            (
-                !recipe.symmetric.cubes.is_empty() && group != Group::C3 && !lifts,
-                "a start from cubes without --symmetry c3",
-            ),
-            (
-                self.formats.contains(&Format::Seed),
-                "the seed format (it holds bits only)",
-            ),
-        ];
-        match unsupported.into_iter().find(|(asked, _)| *asked) {
-            Some((_, what)) => Err(SearchError::NotOverZt { what }.into()),
-            None => Ok(()),
-        }
     }
 
     /// The plan of a search of `shape` from a start of rank `start_rank`.
