@@ -111,6 +111,11 @@ pub(super) fn run_turn(
             };
         }
     }
+    // A lift walks over F2 from the naive scheme or cubes: a ternary format resumed, or started
+    // from a file, walks its ternary schemes instead.
+    if resume || !search.from.is_empty() {
+        search.recipe.walk.lift = false;
+    }
     if !reporter.ended(&search.run(stop, process_start, None)?) {
         anyhow::bail!("its folder could not take every result (said above)");
     }
