@@ -60,9 +60,10 @@ const PRESETS: [(usize, Preset); 2] = [
 /// and 2.7 s on 2, 5 of 5 seeds each, where the plain ternary walk reached it in 4 of 9 runs of
 /// 40 s on the H200 itself and TFG on 16 cores not in 130 s (BENCHMARKS.md, Ternary (ZT)); other
 /// cube patterns stopped at 50-54 in 30 s. 5x5x5 and 6x6x6 take the F2 presets and lift
-/// (`--lift`): the F2 walks' symmetric schemes lift to Z readily (6x6x6 153 with c6 in 0.1 s;
-/// 5x5x5 99-111 with c3, 7 of 9 ranks), where the ternary c3 walk stopped at 96 in 530 s on 14
-/// cores.
+/// (`--lift`): the F2 walks' symmetric schemes lift to Z readily. On one H200, 5x5x5 reached 93
+/// over Z in a median of 5.2 s (5 of 5 seeds), where the ternary c3 walk stopped at 96 in 530 s
+/// on 14 cores; 6x6x6 153 in 1 of 3 runs of 180 s, the others (and three of 165 s) at 165-177:
+/// the F2 c6 walk's own pace (BENCHMARKS.md, ZT by lifting).
 const ZT_PRESETS: [(usize, Preset); 3] = [
     (
         4,
