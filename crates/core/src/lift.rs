@@ -262,22 +262,30 @@ pub enum LiftStage {
 /// which takes milliseconds where the general lift can take a minute (a ternary search's lifts).
 pub fn lift_signs<F: FactorBits>(s: &Scheme<F>, tries: usize) -> Result<IntScheme, LiftError> {
     crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
-    signs(s, tries, &mut |_| {}).ok_or(LiftError::NoSigns { tries })
+    signs(s, &IntScheme::from_f2(s), tries, &mut |_| {}).ok_or(LiftError::NoSigns { tries })
 }
 
-/// The signs on the support of `s` (valid over F2): `x = x0 + 2 d (mod 4)`, read as -1 where
-/// `d = 1`, for the particular solution and up to `tries - 1` random vectors of the kernel
-/// added; the first valid over Z, if any.
-fn signs<F: FactorBits>(s: &Scheme<F>, tries: usize, report: &mut dyn FnMut(LiftStage)) -> Option<IntScheme> {
-    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
-    let equations = nu * nv * nw;
-    let start = IntScheme::from_f2(s);
+/// The equations of a lift of `s`: one a coefficient of its tensor.
+fn equations<F: FactorBits>(s: &Scheme<F>) -> usize {
+    Position::ALL.map(|p| s.shape().factor_bits(p)).iter().product()
+}
+
+/// The signs on the support of `s` (valid over F2; `start` is it over Z): `x = x0 + 2 d
+/// (mod 4)`, read as -1 where `d = 1`, for the particular solution and up to `tries - 1` random
+/// vectors of the kernel added; the first valid over Z, if any.
+fn signs<F: FactorBits>(
+    s: &Scheme<F>,
+    start: &IntScheme,
+    tries: usize,
+    report: &mut dyn FnMut(LiftStage),
+) -> Option<IntScheme> {
+    let equations = equations(s);
     let support = unknowns(s, false);
     report(LiftStage::Signs {
         equations,
         unknowns: support.len(),
     });
-    let sol = jacobian(s, &support).solve(&rhs(&start, 1), true)?;
+    let sol = jacobian(s, &support).solve(&rhs(start, 1), true)?;
     let mut rng = WyRand::new(0x11f7);
     let mut d = sol.particular.clone();
     for attempt in 0..tries.max(1) {
@@ -321,12 +329,11 @@ pub fn lift_reporting<F: FactorBits>(
     report: &mut dyn FnMut(LiftStage),
 ) -> Result<IntScheme, LiftError> {
     crate::verify::verify(s).map_err(|_| LiftError::Invalid)?;
-    if let Some(x) = signs(s, tries, report) {
+    let start = IntScheme::from_f2(s);
+    if let Some(x) = signs(s, &start, tries, report) {
         return Ok(x);
     }
-    let [nu, nv, nw] = Position::ALL.map(|p| s.shape().factor_bits(p));
-    let equations = nu * nv * nw;
-    let start = IntScheme::from_f2(s);
+    let equations = equations(s);
 
     // The general lift: every coefficient may move, level after level.
     let all = unknowns(s, true);

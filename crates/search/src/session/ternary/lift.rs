@@ -195,6 +195,8 @@ impl Plan {
         walked: impl Fn() -> bool,
     ) {
         loop {
+            // Seen before the lifts are taken: a lifter that finished has sent its last.
+            let all_in = walked() && lifter.is_finished();
             for lifted in lifts.try_iter() {
                 self.take_lift(lifted, (shared, tally), begun);
             }
@@ -203,11 +205,7 @@ impl Plan {
                 if walked() {
                     return;
                 }
-            } else if walked() && lifter.is_finished() {
-                // Its last lifts, sent before it finished.
-                for lifted in lifts.try_iter() {
-                    self.take_lift(lifted, (shared, tally), begun);
-                }
+            } else if all_in {
                 return;
             }
             std::thread::sleep(POLL);

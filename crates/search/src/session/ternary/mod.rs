@@ -164,7 +164,8 @@ struct Plan {
     /// grow into the next shape.
     gather: usize,
     threads: usize,
-    /// The GPU that walks (its index), or None: the CPU's threads.
+    /// The GPU that walks (its index), or None: the CPU's threads (or a lifted search's F2
+    /// walk, which opens its own engine).
     device: Option<usize>,
     /// Set once its GPU walk failed under `--backend auto`: shared by the plans of a search's
     /// rungs and its own walk, which then walk on the CPU.
@@ -240,7 +241,7 @@ impl Search {
         let lowest = starts.iter().map(|(_, s)| s.rank()).min().expect("a start");
         let plan = self.plan(shape, lowest);
         let lifts = self.recipe.walk.lift;
-        if !lifts && plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
+        if plan.device.is_some() && self.recipe.walk.sparsity.is_some() {
             tracing::warn!("--sparse is not taken by the GPU walk over ZT (the CPU's walkers take it)");
         }
         // A lifted search's F2 walk climbs F2's ladder where it climbs.
@@ -417,7 +418,7 @@ impl Search {
             threads: self.recipe.threads.unwrap_or_else(cores).max(1),
             device: match self.recipe.backend {
                 Backend::Cpu => None,
-                _ if c3 => None,
+                _ if c3 || walk.lift => None,
                 Backend::Gpu => Some(self.recipe.gpu.unwrap_or(0)),
                 Backend::Auto => usable().then(|| self.recipe.gpu.unwrap_or(0)),
             },
